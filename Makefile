@@ -1,0 +1,50 @@
+# marrow — the two commands a newcomer needs are `make demo` and `make test`.
+# Every target installs what it needs first (Debian 12, apt-get), so a fresh machine gets there alone.
+
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD_DIR := build
+ASAN_DIR := build-asan
+CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+
+# Debian packages the build, tests and tools need.
+DEB_PACKAGES := build-essential cmake ninja-build pkg-config git \
+  nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev clang-format
+
+.PHONY: all deps build test test-release test-asan demo bench format format-check clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh $(DEB_PACKAGES)
+
+build: deps
+	@cmake -S . -B $(BUILD_DIR) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake --build $(BUILD_DIR) -j $(JOBS)
+
+test: build test-release test-asan
+
+test-release: build
+	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+# AddressSanitizer + UndefinedBehaviorSanitizer build of the whole test suite.
+test-asan: deps
+	@cmake -S . -B $(ASAN_DIR) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DMARROW_SANITIZE=ON \
+	  -DMARROW_BUILD_BENCH=OFF >/dev/null
+	@cmake --build $(ASAN_DIR) -j $(JOBS)
+	@cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS)
+
+demo: build
+	@$(BUILD_DIR)/bin/marrow demo
+
+bench: build
+	@$(BUILD_DIR)/bin/marrow_bench --benchmark_min_time=0.2
+
+format:
+	@git ls-files '*.h' '*.cpp' | xargs clang-format -i
+
+format-check:
+	@git ls-files '*.h' '*.cpp' | xargs clang-format --dry-run -Werror
+
+clean:
+	rm -rf $(BUILD_DIR) $(ASAN_DIR)

@@ -1,0 +1,51 @@
+// Skinned mesh data as importers deliver it. Influences per vertex are not capped: they are
+// stored strongest-first and normalized in a compressed row layout.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "marrow/math/mat4.h"
+#include "marrow/skeleton/skeleton.h"
+
+namespace marrow {
+
+// A skin: the joints a mesh is bound to (a subset of the skeleton, in the skin's own order) and
+// their inverse bind matrices.
+struct Skin {
+  std::string name;
+  std::vector<JointIndex> joints;           // skeleton joint of each skin joint
+  std::vector<Mat4> inverse_bind_matrices;  // one per skin joint; identity where none was given
+  JointIndex root_hint = kNoParent;         // glTF `skeleton`: a hint only
+};
+
+struct SkinnedMesh {
+  std::string name;
+  JointIndex node = kNoParent;  // the joint (node) the mesh hangs under
+  int skin = -1;                // index into the asset's skins; -1 for a rigid mesh
+
+  std::vector<Vec3> positions;
+  std::vector<Vec3> normals;                     // empty or one per vertex
+  std::vector<std::array<float, 4>> tangents;    // xyz + handedness w; empty or one per vertex
+  std::vector<std::array<float, 2>> uvs;         // first UV set; empty or one per vertex
+  std::vector<std::uint32_t> indices;            // triangle list
+
+  // Influences of vertex v: [influence_offsets[v], influence_offsets[v + 1]) into the arrays
+  // below; joint indices refer to the skin's joint list. Empty for a rigid mesh.
+  std::vector<std::uint32_t> influence_offsets;
+  std::vector<std::uint16_t> influence_joints;
+  std::vector<float> influence_weights;
+
+  std::size_t vertex_count() const { return positions.size(); }
+  std::size_t max_influences() const {
+    std::size_t m = 0;
+    for (std::size_t v = 0; v + 1 < influence_offsets.size(); ++v) {
+      m = std::max<std::size_t>(m, influence_offsets[v + 1] - influence_offsets[v]);
+    }
+    return m;
+  }
+};
+
+}  // namespace marrow
