@@ -1,0 +1,34 @@
+// Global node transforms of a clip at given times, as `marrow pose` prints them.
+#pragma once
+
+#include <ostream>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "marrow/clip/sampling.h"
+#include "marrow/io/asset.h"
+
+namespace marrow {
+
+struct PoseSamples {
+  std::vector<float> times;
+  // world[s][j]: model matrix of joint j at times[s], joints in skeleton order.
+  std::vector<std::vector<Mat4>> world;
+};
+
+// Samples clip `clip_index` (or the rest pose when the asset has no clips and index is -1) at
+// each time after wrapping it with `wrap`.
+PoseSamples sample_world(const Asset& asset, int clip_index, std::span<const float> times,
+                         WrapMode wrap = WrapMode::kClamp);
+
+// {"file", "clip", "clip_index", "duration", "nodes": [{"index", "name", "joint"}],
+//  "samples": [{"t", "world": [[16 floats, column-major] per node]}]}, nodes in source order.
+void write_pose_json(std::ostream& out, const Asset& asset, int clip_index, const PoseSamples& samples);
+// A readable table: per sample, per node, position, rotation (quaternion) and scale.
+void write_pose_text(std::ostream& out, const Asset& asset, int clip_index, const PoseSamples& samples);
+
+// Joints in the order of their source nodes (what `marrow pose` lists).
+std::vector<JointIndex> joints_in_source_order(const Asset& asset);
+
+}  // namespace marrow

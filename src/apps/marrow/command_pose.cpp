@@ -1,0 +1,80 @@
+// `marrow pose FILE [--clip NAME|INDEX] --times T1,T2,... [--format text|json]`
+#include <cmath>
+#include <iostream>
+#include <sstream>
+
+#include "commands.h"
+#include "marrow/io/asset.h"
+#include "marrow/io/pose_dump.h"
+
+namespace marrow::cli {
+namespace {
+
+struct PoseOptions {
+  std::string file;
+  std::string clip;
+  std::string times = "0";
+  std::string format = "text";
+  std::string wrap = "clamp";
+};
+
+bool parse_times(const std::string& text, std::vector<float>& times, std::string& bad) {
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    char* end = nullptr;
+    const float t = std::strtof(item.c_str(), &end);
+    if (item.empty() || end != item.c_str() + item.size() || !std::isfinite(t)) {
+      bad = item;
+      return false;
+    }
+    times.push_back(t);
+  }
+  return !times.empty();
+}
+
+int run_pose(const PoseOptions& o) {
+  std::vector<float> times;
+  std::string bad;
+  if (!parse_times(o.times, times, bad)) return report_error("--times: '" + bad + "' is not a time in seconds");
+  WrapMode wrap = WrapMode::kClamp;
+  if (o.wrap == "loop") wrap = WrapMode::kLoop;
+  else if (o.wrap == "pingpong") wrap = WrapMode::kPingPong;
+
+  Result<Asset> asset = load_asset(o.file);
+  if (!asset) return report_error(asset.error().message);
+  int clip_index = -1;
+  if (!o.clip.empty()) {
+    auto found = asset->find_clip(o.clip);
+    if (!found) {
+      std::string names;
+      for (const Clip& c : asset->clips) names += (names.empty() ? "" : ", ") + c.name();
+      return report_error(o.file + ": no clip '" + o.clip + "' (clips: " + (names.empty() ? "none" : names) + ")");
+    }
+    clip_index = static_cast<int>(*found);
+  } else if (!asset->clips.empty()) {
+    clip_index = 0;
+  }
+  const PoseSamples samples = sample_world(*asset, clip_index, times, wrap);
+  std::ostringstream out;  // printed whole, so an error never leaves half a document
+  if (o.format == "json") write_pose_json(out, *asset, clip_index, samples);
+  else write_pose_text(out, *asset, clip_index, samples);
+  std::cout << out.str();
+  return 0;
+}
+
+}  // namespace
+
+void add_pose_command(CLI::App& app, std::function<int()>& run) {
+  auto options = std::make_shared<PoseOptions>();
+  CLI::App* cmd = app.add_subcommand("pose", "Print every node's global transform at given times of a clip");
+  cmd->add_option("file", options->file, "A .gltf or .glb file")->required();
+  cmd->add_option("--clip", options->clip, "Clip name or index (default: the first clip)");
+  cmd->add_option("--times", options->times, "Comma-separated times in seconds (default 0)");
+  cmd->add_option("--format", options->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--wrap", options->wrap, "Times past the clip: clamp, loop or pingpong")
+      ->check(CLI::IsMember({"clamp", "loop", "pingpong"}));
+  cmd->callback([options, &run] { run = [options] { return run_pose(*options); }; });
+}
+
+}  // namespace marrow::cli

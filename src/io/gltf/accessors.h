@@ -1,0 +1,59 @@
+// The glTF document as the reader sees it: parsed JSON, decoded buffers, and accessor decoding
+// into plain float or integer arrays (every component type, normalized integers, byte strides,
+// matrix column padding and sparse substitution).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace marrow::gltf {
+
+using Json = nlohmann::json;
+
+struct Document {
+  std::string name;      // the file, for messages
+  std::string base_dir;  // where external buffers are looked up
+  Json json;
+  std::vector<std::vector<std::uint8_t>> buffers;
+};
+
+// Path strings for messages: "accessors[3].sparse".
+std::string path(const std::string& parent, const char* key);
+std::string path(const std::string& parent, std::size_t index);
+std::string path(const char* array, std::size_t index);
+
+// JSON access that fails with the file and the JSON path.
+const Json* find_member(const Json& object, const char* key);
+const Json& require_member(const Document& doc, const Json& object, const char* key,
+                           const std::string& where);
+std::uint64_t require_index(const Document& doc, const Json& value, const std::string& where);
+std::uint64_t index_member(const Document& doc, const Json& object, const char* key,
+                           const std::string& where, std::uint64_t fallback);
+// The element `index` of top-level array `array` ("nodes", "accessors", ...), or an error
+// naming the referring place `where` when it is out of range.
+const Json& element(const Document& doc, const char* array, std::uint64_t index,
+                    const std::string& where);
+std::size_t array_size(const Document& doc, const char* array);
+
+// Decodes all buffers (GLB BIN chunk, data URIs, external files).
+void load_buffers(Document& doc, const std::vector<std::uint8_t>* glb_bin);
+
+struct AccessorShape {
+  std::size_t count = 0;
+  int components = 0;      // 1 SCALAR ... 16 MAT4
+  int component_type = 0;  // 5120 ... 5126
+  bool normalized = false;
+  std::string type;        // "SCALAR", "VEC3", ...
+};
+
+AccessorShape accessor_shape(const Document& doc, std::uint64_t accessor, const std::string& where);
+// Every element's components as floats (normalized integers mapped to [-1, 1] or [0, 1]).
+std::vector<float> read_floats(const Document& doc, std::uint64_t accessor, const std::string& where);
+// Integer components (indices, joint indices); float accessors are refused.
+std::vector<std::uint32_t> read_uints(const Document& doc, std::uint64_t accessor,
+                                      const std::string& where);
+
+}  // namespace marrow::gltf

@@ -1,0 +1,479 @@
+// glTF 2.0 → Asset. Every node becomes a joint of the skeleton (so scene ancestors of the skin
+// joints and mesh nodes get global transforms too); skins pick their joints out of it.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "accessors.h"
+#include "glb_container.h"
+#include "gltf_error.h"
+#include "marrow/clip/clip_builder.h"
+#include "marrow/io/gltf.h"
+
+namespace marrow {
+namespace {
+
+using gltf::Document;
+using gltf::fail;
+using gltf::Json;
+using gltf::path;
+
+std::vector<float> numbers(const Document& doc, const Json& value, std::size_t count,
+                           const std::string& where) {
+  if (!value.is_array() || value.size() != count) {
+    fail(doc.name, where + " must be an array of " + std::to_string(count) + " numbers");
+  }
+  std::vector<float> out(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!value[i].is_number()) fail(doc.name, path(where, i) + " is not a number");
+    out[i] = value[i].get<float>();
+    if (!std::isfinite(out[i])) fail(doc.name, path(where, i) + " is not finite");
+  }
+  return out;
+}
+
+std::string name_of(const Json& object) {
+  const Json* n = gltf::find_member(object, "name");
+  return n && n->is_string() ? n->get<std::string>() : std::string();
+}
+
+struct NodeTable {
+  std::vector<JointDesc> joints;  // one per glTF node, in file order
+};
+
+NodeTable read_nodes(const Document& doc, Asset& asset) {
+  const std::size_t n = gltf::array_size(doc, "nodes");
+  NodeTable table;
+  table.joints.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string np = path("nodes", i);
+    const Json& node = gltf::element(doc, "nodes", i, np);
+    JointDesc& joint = table.joints[i];
+    joint.name = name_of(node);
+    if (const Json* matrix = gltf::find_member(node, "matrix")) {
+      const std::vector<float> m = numbers(doc, *matrix, 16, path(np, "matrix"));
+      Mat4 mat;
+      std::copy(m.begin(), m.end(), mat.m.begin());
+      const Decomposition d = decompose(mat);
+      joint.rest = d.transform;
+      if (!d.exact) {
+        asset.warnings.push_back(np + ".matrix has shear or zero scale that TRS cannot hold; "
+                                 "the nearest TRS is used");
+      }
+    }
+    if (const Json* t = gltf::find_member(node, "translation")) {
+      const auto v = numbers(doc, *t, 3, path(np, "translation"));
+      joint.rest.translation = {v[0], v[1], v[2]};
+    }
+    if (const Json* r = gltf::find_member(node, "rotation")) {
+      const auto v = numbers(doc, *r, 4, path(np, "rotation"));
+      joint.rest.rotation = normalize(Quat{v[0], v[1], v[2], v[3]});
+    }
+    if (const Json* s = gltf::find_member(node, "scale")) {
+      const auto v = numbers(doc, *s, 3, path(np, "scale"));
+      joint.rest.scale = {v[0], v[1], v[2]};
+    }
+  }
+  // Parents come from the children lists; a node listed twice would have two parents.
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string np = path("nodes", i);
+    const Json* children = gltf::find_member(doc.json["nodes"][i], "children");
+    if (!children) continue;
+    if (!children->is_array()) fail(doc.name, path(np, "children") + " must be an array");
+    for (std::size_t c = 0; c < children->size(); ++c) {
+      const std::string cp = path(path(np, "children"), c);
+      const std::uint64_t child = gltf::require_index(doc, (*children)[c], cp);
+      if (child >= n) {
+        fail(doc.name, cp + " = " + std::to_string(child) + " is out of range: the file has " +
+                           std::to_string(n) + " nodes");
+      }
+      if (child == i) fail(doc.name, cp + ": node " + std::to_string(i) + " is its own child (cycle)");
+      if (table.joints[child].parent >= 0) {
+        fail(doc.name, cp + ": node " + std::to_string(child) + " already has parent node " +
+                           std::to_string(table.joints[child].parent) + " (a node has one parent)");
+      }
+      table.joints[child].parent = static_cast<std::int64_t>(i);
+    }
+  }
+  return table;
+}
+
+void read_skins(const Document& doc, Asset& asset, const std::vector<JointIndex>& joint_of_node) {
+  const std::size_t n = gltf::array_size(doc, "skins");
+  for (std::size_t s = 0; s < n; ++s) {
+    const std::string sp = path("skins", s);
+    const Json& skin_json = gltf::element(doc, "skins", s, sp);
+    Skin skin;
+    skin.name = name_of(skin_json);
+    const Json& joints = gltf::require_member(doc, skin_json, "joints", sp);
+    if (!joints.is_array() || joints.empty()) fail(doc.name, path(sp, "joints") + " must be a non-empty array");
+    for (std::size_t j = 0; j < joints.size(); ++j) {
+      const std::string jp = path(path(sp, "joints"), j);
+      const std::uint64_t node = gltf::require_index(doc, joints[j], jp);
+      if (node >= joint_of_node.size()) {
+        fail(doc.name, jp + " = " + std::to_string(node) + " is out of range: the file has " +
+                           std::to_string(joint_of_node.size()) + " nodes");
+      }
+      skin.joints.push_back(joint_of_node[node]);
+    }
+    skin.inverse_bind_matrices.assign(skin.joints.size(), Mat4::identity());
+    if (const Json* ibm = gltf::find_member(skin_json, "inverseBindMatrices")) {
+      const std::string ip = path(sp, "inverseBindMatrices");
+      const std::uint64_t accessor = gltf::require_index(doc, *ibm, ip);
+      const gltf::AccessorShape shape = gltf::accessor_shape(doc, accessor, ip);
+      if (shape.type != "MAT4" || shape.component_type != 5126) {
+        fail(doc.name, ip + ": accessor " + std::to_string(accessor) + " must be MAT4 of floats");
+      }
+      if (shape.count < skin.joints.size()) {
+        fail(doc.name, ip + ": " + std::to_string(shape.count) + " matrices for " +
+                           std::to_string(skin.joints.size()) + " joints");
+      }
+      const std::vector<float> m = gltf::read_floats(doc, accessor, ip);
+      for (std::size_t j = 0; j < skin.joints.size(); ++j) {
+        std::copy_n(m.begin() + static_cast<std::ptrdiff_t>(j * 16), 16, skin.inverse_bind_matrices[j].m.begin());
+        for (float f : skin.inverse_bind_matrices[j].m) {
+          if (!std::isfinite(f)) fail(doc.name, ip + ": matrix " + std::to_string(j) + " is not finite");
+        }
+      }
+    }
+    if (const Json* root = gltf::find_member(skin_json, "skeleton")) {
+      const std::uint64_t node = gltf::require_index(doc, *root, path(sp, "skeleton"));
+      if (node >= joint_of_node.size()) fail(doc.name, path(sp, "skeleton") + " is out of range");
+      skin.root_hint = joint_of_node[node];
+    }
+    asset.skins.push_back(std::move(skin));
+  }
+}
+
+std::vector<std::uint32_t> triangles(const Document& doc, int mode, std::vector<std::uint32_t> idx,
+                                     const std::string& where) {
+  std::vector<std::uint32_t> out;
+  if (mode == 4) {
+    if (idx.size() % 3 != 0) fail(doc.name, where + ": triangle list of " + std::to_string(idx.size()) + " indices");
+    return idx;
+  }
+  if (mode == 5) {  // strip: alternate winding so every triangle faces the same way
+    for (std::size_t i = 2; i < idx.size(); ++i) {
+      if (i % 2 == 0) out.insert(out.end(), {idx[i - 2], idx[i - 1], idx[i]});
+      else out.insert(out.end(), {idx[i - 1], idx[i - 2], idx[i]});
+    }
+  } else if (mode == 6) {  // fan
+    for (std::size_t i = 2; i < idx.size(); ++i) out.insert(out.end(), {idx[0], idx[i - 1], idx[i]});
+  }
+  return out;
+}
+
+void read_influences(const Document& doc, const Json& attributes, const std::string& where,
+                     std::size_t skin_joint_count, SkinnedMesh& mesh) {
+  const std::size_t vertex_count = mesh.positions.size();
+  std::vector<std::vector<std::pair<std::uint32_t, float>>> per_vertex(vertex_count);
+  bool any = false;
+  for (int set = 0;; ++set) {
+    const std::string jn = "JOINTS_" + std::to_string(set), wn = "WEIGHTS_" + std::to_string(set);
+    const Json* ja = gltf::find_member(attributes, jn.c_str());
+    const Json* wa = gltf::find_member(attributes, wn.c_str());
+    if (!ja && !wa) break;
+    if (!ja || !wa) fail(doc.name, where + ": " + (ja ? wn : jn) + " is missing beside " + (ja ? jn : wn));
+    any = true;
+    const std::string jp = path(where, jn.c_str()), wp = path(where, wn.c_str());
+    const std::uint64_t jacc = gltf::require_index(doc, *ja, jp);
+    const std::uint64_t wacc = gltf::require_index(doc, *wa, wp);
+    const auto jshape = gltf::accessor_shape(doc, jacc, jp);
+    const auto wshape = gltf::accessor_shape(doc, wacc, wp);
+    if (jshape.components != 4 || wshape.components != 4) fail(doc.name, where + ": " + jn + "/" + wn + " must be VEC4");
+    if (jshape.count != vertex_count || wshape.count != vertex_count) {
+      fail(doc.name, where + ": " + jn + "/" + wn + " count differs from POSITION's " + std::to_string(vertex_count));
+    }
+    const std::vector<std::uint32_t> joints = gltf::read_uints(doc, jacc, jp);
+    const std::vector<float> weights = gltf::read_floats(doc, wacc, wp);
+    for (std::size_t v = 0; v < vertex_count; ++v) {
+      for (int k = 0; k < 4; ++k) {
+        const float w = weights[v * 4 + k];
+        if (!std::isfinite(w) || w < 0) {
+          fail(doc.name, wp + ": vertex " + std::to_string(v) + " has weight " + std::to_string(w));
+        }
+        if (w == 0) continue;  // unused slots are allowed to hold any joint index
+        const std::uint32_t j = joints[v * 4 + k];
+        if (j >= skin_joint_count) {
+          fail(doc.name, jp + ": vertex " + std::to_string(v) + " uses joint " + std::to_string(j) +
+                             " but the skin has " + std::to_string(skin_joint_count));
+        }
+        auto& list = per_vertex[v];
+        auto it = std::find_if(list.begin(), list.end(), [&](auto& p) { return p.first == j; });
+        if (it != list.end()) it->second += w;
+        else list.emplace_back(j, w);
+      }
+    }
+  }
+  if (!any) return;
+  // Strongest first, normalized: the skinning kernels and influence reduction rely on it.
+  mesh.influence_offsets.assign(1, 0);
+  for (auto& list : per_vertex) {
+    std::stable_sort(list.begin(), list.end(), [](auto& a, auto& b) { return a.second > b.second; });
+    float sum = 0;
+    for (auto& p : list) sum += p.second;
+    for (auto& p : list) {
+      mesh.influence_joints.push_back(static_cast<std::uint16_t>(p.first));
+      mesh.influence_weights.push_back(p.second / sum);
+    }
+    mesh.influence_offsets.push_back(static_cast<std::uint32_t>(mesh.influence_joints.size()));
+  }
+}
+
+void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex>& joint_of_node) {
+  const std::size_t node_count = gltf::array_size(doc, "nodes");
+  for (std::size_t i = 0; i < node_count; ++i) {
+    const std::string np = path("nodes", i);
+    const Json& node = doc.json["nodes"][i];
+    const Json* mesh_ref = gltf::find_member(node, "mesh");
+    if (!mesh_ref) continue;
+    const std::uint64_t mesh_index = gltf::require_index(doc, *mesh_ref, path(np, "mesh"));
+    const std::string mp = path("meshes", mesh_index);
+    const Json& mesh_json = gltf::element(doc, "meshes", mesh_index, path(np, "mesh"));
+    int skin = -1;
+    if (const Json* s = gltf::find_member(node, "skin")) {
+      const std::uint64_t si = gltf::require_index(doc, *s, path(np, "skin"));
+      if (si >= asset.skins.size()) {
+        fail(doc.name, path(np, "skin") + " = " + std::to_string(si) + " is out of range: the file has " +
+                           std::to_string(asset.skins.size()) + " skins");
+      }
+      skin = static_cast<int>(si);
+    }
+    const Json& primitives = gltf::require_member(doc, mesh_json, "primitives", mp);
+    if (!primitives.is_array()) fail(doc.name, path(mp, "primitives") + " must be an array");
+    for (std::size_t p = 0; p < primitives.size(); ++p) {
+      const std::string pp = path(path(mp, "primitives"), p);
+      const Json& prim = primitives[p];
+      const Json& attributes = gltf::require_member(doc, prim, "attributes", pp);
+      const std::string ap = path(pp, "attributes");
+      const int mode = static_cast<int>(gltf::index_member(doc, prim, "mode", pp, 4));
+      if (mode < 4) {
+        asset.warnings.push_back(pp + ": points and lines (mode " + std::to_string(mode) + ") are skipped");
+        continue;
+      }
+      if (mode > 6) fail(doc.name, path(pp, "mode") + " = " + std::to_string(mode) + " is unknown");
+      if (gltf::find_member(prim, "targets")) asset.warnings.push_back(pp + ": morph targets are ignored");
+      SkinnedMesh mesh;
+      mesh.name = name_of(mesh_json);
+      if (primitives.size() > 1) mesh.name += "#" + std::to_string(p);
+      mesh.node = joint_of_node[i];
+      mesh.skin = skin;
+
+      const std::uint64_t pos = gltf::require_index(doc, gltf::require_member(doc, attributes, "POSITION", ap), path(ap, "POSITION"));
+      if (gltf::accessor_shape(doc, pos, path(ap, "POSITION")).components != 3) fail(doc.name, path(ap, "POSITION") + " must be VEC3");
+      const std::vector<float> positions = gltf::read_floats(doc, pos, path(ap, "POSITION"));
+      const std::size_t vertex_count = positions.size() / 3;
+      for (std::size_t v = 0; v < vertex_count; ++v) {
+        mesh.positions.push_back({positions[v * 3], positions[v * 3 + 1], positions[v * 3 + 2]});
+        if (!is_finite(mesh.positions.back())) fail(doc.name, path(ap, "POSITION") + ": vertex " + std::to_string(v) + " is not finite");
+      }
+      auto optional_attribute = [&](const char* key, int components) -> std::vector<float> {
+        const Json* a = gltf::find_member(attributes, key);
+        if (!a) return {};
+        const std::string where = path(ap, key);
+        const std::uint64_t acc = gltf::require_index(doc, *a, where);
+        const auto shape = gltf::accessor_shape(doc, acc, where);
+        if (shape.components != components || shape.count != vertex_count) {
+          fail(doc.name, where + ": expected " + std::to_string(vertex_count) + " elements of " + std::to_string(components) + " components");
+        }
+        return gltf::read_floats(doc, acc, where);
+      };
+      const std::vector<float> normals = optional_attribute("NORMAL", 3);
+      for (std::size_t v = 0; v * 3 < normals.size(); ++v) mesh.normals.push_back({normals[v * 3], normals[v * 3 + 1], normals[v * 3 + 2]});
+      const std::vector<float> tangents = optional_attribute("TANGENT", 4);
+      for (std::size_t v = 0; v * 4 < tangents.size(); ++v) mesh.tangents.push_back({tangents[v * 4], tangents[v * 4 + 1], tangents[v * 4 + 2], tangents[v * 4 + 3]});
+      const std::vector<float> uvs = optional_attribute("TEXCOORD_0", 2);
+      for (std::size_t v = 0; v * 2 < uvs.size(); ++v) mesh.uvs.push_back({uvs[v * 2], uvs[v * 2 + 1]});
+
+      std::vector<std::uint32_t> indices;
+      if (const Json* idx = gltf::find_member(prim, "indices")) {
+        const std::string ip = path(pp, "indices");
+        const std::uint64_t acc = gltf::require_index(doc, *idx, ip);
+        if (gltf::accessor_shape(doc, acc, ip).components != 1) fail(doc.name, ip + " must be SCALAR");
+        indices = gltf::read_uints(doc, acc, ip);
+        for (std::size_t k = 0; k < indices.size(); ++k) {
+          if (indices[k] >= vertex_count) {
+            fail(doc.name, ip + ": index " + std::to_string(k) + " = " + std::to_string(indices[k]) +
+                               " is out of range: the primitive has " + std::to_string(vertex_count) + " vertices");
+          }
+        }
+      } else {
+        indices.resize(vertex_count);
+        for (std::size_t v = 0; v < vertex_count; ++v) indices[v] = static_cast<std::uint32_t>(v);
+      }
+      mesh.indices = triangles(doc, mode, std::move(indices), pp);
+
+      if (skin >= 0) {
+        read_influences(doc, attributes, ap, asset.skins[skin].joints.size(), mesh);
+        if (mesh.influence_offsets.empty()) asset.warnings.push_back(pp + ": skinned node without JOINTS_0/WEIGHTS_0");
+      } else if (gltf::find_member(attributes, "JOINTS_0")) {
+        asset.warnings.push_back(pp + ": JOINTS_0 on a node without a skin; drawn rigid");
+      }
+      asset.meshes.push_back(std::move(mesh));
+    }
+  }
+}
+
+void read_animations(const Document& doc, Asset& asset, const std::vector<JointIndex>& joint_of_node,
+                     const NodeTable& nodes) {
+  const std::size_t n = gltf::array_size(doc, "animations");
+  for (std::size_t a = 0; a < n; ++a) {
+    const std::string ap = path("animations", a);
+    const Json& anim = gltf::element(doc, "animations", a, ap);
+    std::string name = name_of(anim);
+    if (name.empty()) name = "animation_" + std::to_string(a);
+    ClipBuilder builder(name);
+    const Json& channels = gltf::require_member(doc, anim, "channels", ap);
+    const Json& samplers = gltf::require_member(doc, anim, "samplers", ap);
+    if (!channels.is_array() || !samplers.is_array()) fail(doc.name, ap + ": channels and samplers must be arrays");
+    for (std::size_t c = 0; c < channels.size(); ++c) {
+      const std::string cp = path(path(ap, "channels"), c);
+      const Json& channel = channels[c];
+      const Json& target = gltf::require_member(doc, channel, "target", cp);
+      const std::string tp = path(cp, "target");
+      const Json& path_json = gltf::require_member(doc, target, "path", tp);
+      if (!path_json.is_string()) fail(doc.name, path(tp, "path") + " must be a string");
+      const std::string target_path = path_json.get<std::string>();
+      const Json* node_json = gltf::find_member(target, "node");
+      if (!node_json) continue;  // allowed: an extension supplies the target
+      const std::uint64_t node = gltf::require_index(doc, *node_json, path(tp, "node"));
+      if (node >= joint_of_node.size()) {
+        fail(doc.name, path(tp, "node") + " = " + std::to_string(node) + " is out of range: the file has " +
+                           std::to_string(joint_of_node.size()) + " nodes");
+      }
+      TrackTarget track_target;
+      if (target_path == "translation") track_target = TrackTarget::kTranslation;
+      else if (target_path == "rotation") track_target = TrackTarget::kRotation;
+      else if (target_path == "scale") track_target = TrackTarget::kScale;
+      else if (target_path == "weights") {
+        asset.warnings.push_back(cp + ": morph target weights are not animated");
+        continue;
+      } else {
+        fail(doc.name, path(tp, "path") + " = '" + target_path + "' is unknown");
+      }
+      const std::uint64_t sampler_index = gltf::require_index(doc, gltf::require_member(doc, channel, "sampler", cp), path(cp, "sampler"));
+      if (sampler_index >= samplers.size()) {
+        fail(doc.name, path(cp, "sampler") + " = " + std::to_string(sampler_index) + " is out of range: the animation has " +
+                           std::to_string(samplers.size()) + " samplers");
+      }
+      const std::string sp = path(path(ap, "samplers"), sampler_index);
+      const Json& sampler = samplers[sampler_index];
+      Interpolation interpolation = Interpolation::kLinear;
+      if (const Json* interp = gltf::find_member(sampler, "interpolation")) {
+        const std::string s = interp->is_string() ? interp->get<std::string>() : "";
+        if (s == "STEP") interpolation = Interpolation::kStep;
+        else if (s == "LINEAR") interpolation = Interpolation::kLinear;
+        else if (s == "CUBICSPLINE") interpolation = Interpolation::kCubicSpline;
+        else fail(doc.name, path(sp, "interpolation") + " = " + interp->dump() + " is unknown");
+      }
+      const std::uint64_t input = gltf::require_index(doc, gltf::require_member(doc, sampler, "input", sp), path(sp, "input"));
+      const std::uint64_t output = gltf::require_index(doc, gltf::require_member(doc, sampler, "output", sp), path(sp, "output"));
+      const auto in_shape = gltf::accessor_shape(doc, input, path(sp, "input"));
+      if (in_shape.components != 1 || in_shape.component_type != 5126) fail(doc.name, path(sp, "input") + " must be SCALAR floats");
+      const auto out_shape = gltf::accessor_shape(doc, output, path(sp, "output"));
+      if (out_shape.components != static_cast<int>(components_of(track_target))) {
+        fail(doc.name, path(sp, "output") + ": " + out_shape.type + " for a " + target_path + " channel");
+      }
+      const std::vector<float> times = gltf::read_floats(doc, input, path(sp, "input"));
+      const std::vector<float> values = gltf::read_floats(doc, output, path(sp, "output"));
+      const JointIndex joint = joint_of_node[node];
+      const Status st = builder.add_track(joint, nodes.joints[node].name, track_target, interpolation, times, values,
+                                          doc.name + ": " + cp + " (sampler " + std::to_string(sampler_index) + ")");
+      if (!st) throw gltf::GltfError(st.error().message);
+    }
+    Result<Clip> clip = builder.build(asset.skeleton.size(), doc.name + ": " + ap);
+    if (!clip) throw gltf::GltfError(clip.error().message);
+    asset.clips.push_back(std::move(clip).value());
+  }
+}
+
+std::string json_error_place(std::span<const std::uint8_t> json, std::size_t byte) {
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < byte && i < json.size(); ++i) {
+    if (json[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return std::to_string(line) + ":" + std::to_string(column);
+}
+
+Asset read_document(std::span<const std::uint8_t> bytes, const std::string& name, const std::string& base_dir) {
+  Document doc;
+  doc.name = name;
+  doc.base_dir = base_dir;
+  std::span<const std::uint8_t> json_bytes = bytes;
+  std::vector<std::uint8_t> bin;
+  const bool glb = gltf::has_glb_magic(bytes);
+  if (glb) {
+    const gltf::GlbChunks chunks = gltf::split_glb(bytes, name);
+    json_bytes = chunks.json;
+    bin.assign(chunks.bin.begin(), chunks.bin.end());
+  } else if (name.size() >= 4 && name.substr(name.size() - 4) == ".glb") {
+    fail(name + ": byte 0", "wrong magic, not a binary glTF file");
+  }
+  try {
+    doc.json = Json::parse(json_bytes.begin(), json_bytes.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    std::string what = e.what();
+    const auto bracket = what.find("] ");
+    if (bracket != std::string::npos) what = what.substr(bracket + 2);
+    fail(name + ":" + json_error_place(json_bytes, e.byte ? e.byte - 1 : 0), "JSON " + what);
+  }
+  if (!doc.json.is_object()) fail(name, "the top level is not a JSON object");
+  const Json* asset_info = gltf::find_member(doc.json, "asset");
+  const Json* version = asset_info ? gltf::find_member(*asset_info, "version") : nullptr;
+  if (!version || !version->is_string()) fail(name, "asset.version is missing");
+  if (version->get<std::string>().rfind("2.", 0) != 0) {
+    fail(name, "asset.version is " + version->get<std::string>() + "; only glTF 2.x is supported");
+  }
+  gltf::load_buffers(doc, glb ? &bin : nullptr);
+
+  Asset asset;
+  asset.source = name;
+  const NodeTable nodes = read_nodes(doc, asset);
+  std::vector<JointIndex> joint_of_node;
+  Result<Skeleton> skeleton = Skeleton::build(nodes.joints, name + ": nodes", &joint_of_node);
+  if (!skeleton) throw gltf::GltfError(skeleton.error().message);
+  asset.skeleton = std::move(skeleton).value();
+  asset.source_index.assign(asset.skeleton.size(), -1);
+  for (std::size_t i = 0; i < joint_of_node.size(); ++i) asset.source_index[joint_of_node[i]] = static_cast<std::int64_t>(i);
+  read_skins(doc, asset, joint_of_node);
+  read_meshes(doc, asset, joint_of_node);
+  read_animations(doc, asset, joint_of_node, nodes);
+  return asset;
+}
+
+}  // namespace
+
+Result<Asset> read_gltf(std::span<const std::uint8_t> bytes, const std::string& name, const std::string& base_dir) {
+  try {
+    return read_document(bytes, name, base_dir);
+  } catch (const gltf::GltfError& e) {
+    return Error{e.what()};
+  } catch (const nlohmann::json::exception& e) {
+    return Error{name + ": " + e.what()};
+  } catch (const std::bad_alloc&) {
+    return Error{name + ": out of memory"};
+  }
+}
+
+Result<Asset> read_gltf(const std::string& file) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(file, ec);
+  if (ec) return Error{file + ": cannot open (" + ec.message() + ")"};
+  if (size > (1ull << 31)) return Error{file + ": file is larger than 2 GiB"};
+  std::ifstream in(file, std::ios::binary);
+  std::vector<std::uint8_t> bytes(size);
+  if (!in || !in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size))) {
+    return Error{file + ": cannot read"};
+  }
+  const std::string base_dir = std::filesystem::path(file).parent_path().string();
+  return read_gltf(bytes, file, base_dir);
+}
+
+}  // namespace marrow

@@ -1,0 +1,35 @@
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "marrow/io/asset.h"
+#include "marrow/io/gltf.h"
+
+namespace marrow {
+namespace {
+
+std::string lower_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext;
+}
+
+bool starts_with_glb_magic(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[4] = {};
+  return in.read(magic, 4) && std::equal(magic, magic + 4, "glTF");
+}
+
+}  // namespace
+
+Result<Asset> load_asset(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return Error{path + ": no such file"};
+  }
+  const std::string ext = lower_extension(path);
+  if (ext == ".gltf" || ext == ".glb" || starts_with_glb_magic(path)) return read_gltf(path);
+  return Error{path + ": unsupported file type '" + ext + "' (marrow reads .gltf and .glb)"};
+}
+
+}  // namespace marrow
