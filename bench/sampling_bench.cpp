@@ -1,0 +1,71 @@
+// Sampling + local-to-model for one character, per frame, on Soldier.glb's Walk.
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <memory>
+
+#include "marrow/clip/sampling.h"
+#include "marrow/io/asset.h"
+#include "marrow/pose/local_to_model.h"
+
+namespace {
+
+const marrow::Asset* soldier() {
+  static std::unique_ptr<marrow::Asset> asset = [] {
+    const std::string path = std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+    auto loaded = marrow::load_asset(path);
+    return loaded ? std::make_unique<marrow::Asset>(std::move(loaded).value()) : nullptr;
+  }();
+  return asset.get();
+}
+
+// One frame of one character: the clip at the next 60 Hz time, then its model-space pose.
+void BM_SoldierWalk_SampleAndLocalToModel(benchmark::State& state) {
+  const marrow::Asset* asset = soldier();
+  if (!asset) {
+    state.SkipWithError("Soldier.glb is absent from ../shared/assets/gltf");
+    return;
+  }
+  const marrow::Clip& clip = asset->clips[*asset->find_clip("Walk")];
+  const marrow::Skeleton& skeleton = asset->skeleton;
+  std::vector<marrow::Transform> local(skeleton.size());
+  std::vector<marrow::Mat4> model(skeleton.size());
+  marrow::SamplingCursor cursor(clip);
+  float time = 0;
+  const bool with_hierarchy = state.range(0) != 0;
+  for (auto _ : state) {
+    time += 1.0f / 60.0f;
+    const float t = marrow::wrap_time(time, clip.duration(), marrow::WrapMode::kLoop);
+    marrow::sample(clip, skeleton.rest_pose(), t, cursor, local);
+    if (with_hierarchy) marrow::local_to_model(skeleton, local, model);
+    benchmark::DoNotOptimize(local.data());
+    benchmark::DoNotOptimize(model.data());
+  }
+  state.counters["joints"] = static_cast<double>(skeleton.size());
+  state.counters["tracks"] = static_cast<double>(clip.tracks().size());
+  state.SetItemsProcessed(state.iterations());  // items = character-frames
+}
+BENCHMARK(BM_SoldierWalk_SampleAndLocalToModel)->ArgName("local_to_model")->Arg(0)->Arg(1);
+
+// Random seeks: every frame jumps, so every track pays a binary search.
+void BM_SoldierWalk_RandomSeek(benchmark::State& state) {
+  const marrow::Asset* asset = soldier();
+  if (!asset) {
+    state.SkipWithError("Soldier.glb is absent from ../shared/assets/gltf");
+    return;
+  }
+  const marrow::Clip& clip = asset->clips[*asset->find_clip("Walk")];
+  std::vector<marrow::Transform> local(asset->skeleton.size());
+  marrow::SamplingCursor cursor(clip);
+  std::uint32_t seed = 12345;
+  for (auto _ : state) {
+    seed = seed * 1664525u + 1013904223u;
+    const float t = clip.duration() * static_cast<float>(seed >> 8) / static_cast<float>(1u << 24);
+    marrow::sample(clip, asset->skeleton.rest_pose(), t, cursor, local);
+    benchmark::DoNotOptimize(local.data());
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_SoldierWalk_RandomSeek);
+
+}  // namespace
