@@ -10,7 +10,9 @@
 
 namespace marrow {
 
-ClipBuilder::ClipBuilder(std::string name) { clip_.name_ = std::move(name); }
+ClipBuilder::ClipBuilder(std::string name) {
+  clip_.name_ = std::move(name);
+}
 
 Status ClipBuilder::add_track(JointIndex joint, std::string_view joint_name, TrackTarget target,
                               Interpolation interpolation, std::span<const float> times,
@@ -23,7 +25,8 @@ Status ClipBuilder::add_track(JointIndex joint, std::string_view joint_name, Tra
                                  std::to_string(times.size() * per_key) + ")");
   }
   constexpr std::size_t kLimit = std::numeric_limits<std::uint32_t>::max() / 16;
-  if (clip_.times_.size() + times.size() > kLimit || clip_.values_.size() + values.size() > kLimit) {
+  if (clip_.times_.size() + times.size() > kLimit ||
+      clip_.values_.size() + values.size() > kLimit) {
     return make_error(where, "clip holds too many keys");
   }
   for (std::size_t k = 0; k < times.size(); ++k) {
@@ -31,8 +34,8 @@ Status ClipBuilder::add_track(JointIndex joint, std::string_view joint_name, Tra
       return make_error(where, "key " + std::to_string(k) + " has a non-finite time");
     }
     if (times[k] < 0) {
-      return make_error(where, "key " + std::to_string(k) + " has a negative time " +
-                                   std::to_string(times[k]));
+      return make_error(
+          where, "key " + std::to_string(k) + " has a negative time " + std::to_string(times[k]));
     }
     if (k > 0 && !(times[k] > times[k - 1])) {
       return make_error(where, "key times not strictly increasing at key " + std::to_string(k) +

@@ -8,7 +8,8 @@ namespace marrow {
 float wrap_time(float time, float duration, WrapMode mode) {
   if (!(duration > 0) || !std::isfinite(time)) return 0;
   switch (mode) {
-    case WrapMode::kClamp: return std::clamp(time, 0.0f, duration);
+    case WrapMode::kClamp:
+      return std::clamp(time, 0.0f, duration);
     case WrapMode::kLoop: {
       float t = std::fmod(time, duration);
       if (t < 0) t += duration;
@@ -28,7 +29,9 @@ void SamplingCursor::bind(const Clip& clip) {
   keys_.assign(clip.tracks().size(), 0);
 }
 
-void SamplingCursor::rewind() { std::fill(keys_.begin(), keys_.end(), 0u); }
+void SamplingCursor::rewind() {
+  std::fill(keys_.begin(), keys_.end(), 0u);
+}
 
 std::uint32_t find_key(std::span<const float> times, float time, std::uint32_t hint) {
   const auto n = static_cast<std::uint32_t>(times.size());
@@ -59,8 +62,7 @@ inline void cubic(const float* v0, const float* out0, const float* in1, const fl
 
 }  // namespace
 
-void evaluate_track(const Clip& clip, const Track& track, float time, std::uint32_t k,
-                    float* out) {
+void evaluate_track(const Clip& clip, const Track& track, float time, std::uint32_t k, float* out) {
   const float* times = clip.times().data() + track.first_key;
   const float* values = clip.values().data() + track.first_value;
   const int n = static_cast<int>(components_of(track.target));
@@ -72,6 +74,11 @@ void evaluate_track(const Clip& clip, const Track& track, float time, std::uint3
   if (time <= times[0] || k >= last || track.interpolation == Interpolation::kStep) {
     const std::uint32_t key = time <= times[0] ? 0 : std::min(k, last);
     std::copy_n(values + key * stride + value_offset, n, out);
+    // The builder keeps cubic keys as given; normalize so the curve is continuous at its keys.
+    if (is_cubic && track.target == TrackTarget::kRotation) {
+      const Quat q = normalize(Quat{out[0], out[1], out[2], out[3]});
+      out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+    }
     return;
   }
   const float t0 = times[k], t1 = times[k + 1];
@@ -100,9 +107,15 @@ namespace {
 
 inline void write_channel(const Track& track, const float* v, Transform& joint) {
   switch (track.target) {
-    case TrackTarget::kTranslation: joint.translation = {v[0], v[1], v[2]}; break;
-    case TrackTarget::kRotation: joint.rotation = {v[0], v[1], v[2], v[3]}; break;
-    case TrackTarget::kScale: joint.scale = {v[0], v[1], v[2]}; break;
+    case TrackTarget::kTranslation:
+      joint.translation = {v[0], v[1], v[2]};
+      break;
+    case TrackTarget::kRotation:
+      joint.rotation = {v[0], v[1], v[2], v[3]};
+      break;
+    case TrackTarget::kScale:
+      joint.scale = {v[0], v[1], v[2]};
+      break;
   }
 }
 

@@ -29,7 +29,7 @@ bool invert_affine(const Mat4& a, Mat4& out) {
   const float inv = 1.0f / det;
   Mat4 r;
   r.m = {r0.x * inv, r1.x * inv, r2.x * inv, 0, r0.y * inv, r1.y * inv, r2.y * inv, 0,
-         r0.z * inv, r1.z * inv, r2.z * inv, 0, 0, 0, 0, 1};
+         r0.z * inv, r1.z * inv, r2.z * inv, 0, 0,          0,          0,          1};
   const Vec3 it = transform_vector(r, t);
   r.m[12] = -it.x;
   r.m[13] = -it.y;

@@ -22,8 +22,8 @@ Result<Skeleton> Skeleton::build(std::span<const JointDesc> joints, std::string_
                                    std::to_string(n) + ")");
     }
     if (p == static_cast<std::int64_t>(i)) {
-      return make_error(where, "joint " + std::to_string(i) + " ('" + joints[i].name +
-                                   "') is its own parent");
+      return make_error(
+          where, "joint " + std::to_string(i) + " ('" + joints[i].name + "') is its own parent");
     }
     if (!is_finite(joints[i].rest)) {
       return make_error(where, "joint " + std::to_string(i) + " ('" + joints[i].name +

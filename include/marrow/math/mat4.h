@@ -39,10 +39,22 @@ inline Mat4 mat4_from_trs(Vec3 t, Quat q, Vec3 s) {
   const float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
   const float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
   Mat4 r;
-  r.m = {(1 - 2 * (yy + zz)) * s.x, 2 * (xy + wz) * s.x, 2 * (xz - wy) * s.x, 0,
-         2 * (xy - wz) * s.y, (1 - 2 * (xx + zz)) * s.y, 2 * (yz + wx) * s.y, 0,
-         2 * (xz + wy) * s.z, 2 * (yz - wx) * s.z, (1 - 2 * (xx + yy)) * s.z, 0,
-         t.x, t.y, t.z, 1};
+  r.m = {(1 - 2 * (yy + zz)) * s.x,
+         2 * (xy + wz) * s.x,
+         2 * (xz - wy) * s.x,
+         0,
+         2 * (xy - wz) * s.y,
+         (1 - 2 * (xx + zz)) * s.y,
+         2 * (yz + wx) * s.y,
+         0,
+         2 * (xz + wy) * s.z,
+         2 * (yz - wx) * s.z,
+         (1 - 2 * (xx + yy)) * s.z,
+         0,
+         t.x,
+         t.y,
+         t.z,
+         1};
   return r;
 }
 

@@ -14,17 +14,26 @@ struct Quat {
   friend constexpr bool operator==(Quat a, Quat b) = default;
 };
 
-constexpr float dot(Quat a, Quat b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
-constexpr Quat operator*(Quat a, Quat b) {
-  return {a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-          a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-          a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
-          a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+constexpr float dot(Quat a, Quat b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
 }
-constexpr Quat conjugate(Quat q) { return {-q.x, -q.y, -q.z, q.w}; }
-constexpr Quat negate(Quat q) { return {-q.x, -q.y, -q.z, -q.w}; }
-constexpr Quat scale(Quat q, float s) { return {q.x * s, q.y * s, q.z * s, q.w * s}; }
-constexpr Quat add(Quat a, Quat b) { return {a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w}; }
+constexpr Quat operator*(Quat a, Quat b) {
+  return {
+      a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+      a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+}
+constexpr Quat conjugate(Quat q) {
+  return {-q.x, -q.y, -q.z, q.w};
+}
+constexpr Quat negate(Quat q) {
+  return {-q.x, -q.y, -q.z, -q.w};
+}
+constexpr Quat scale(Quat q, float s) {
+  return {q.x * s, q.y * s, q.z * s, q.w * s};
+}
+constexpr Quat add(Quat a, Quat b) {
+  return {a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w};
+}
 
 // Normalizes; a zero (or non-finite length) quaternion becomes the identity, never NaN.
 inline Quat normalize(Quat q) {

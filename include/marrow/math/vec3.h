@@ -18,13 +18,21 @@ struct Vec3 {
   Vec3& operator*=(float s) { return *this = *this * s; }
 };
 
-constexpr Vec3 mul(Vec3 a, Vec3 b) { return {a.x * b.x, a.y * b.y, a.z * b.z}; }
-constexpr float dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+constexpr Vec3 mul(Vec3 a, Vec3 b) {
+  return {a.x * b.x, a.y * b.y, a.z * b.z};
+}
+constexpr float dot(Vec3 a, Vec3 b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
 constexpr Vec3 cross(Vec3 a, Vec3 b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
-inline float length(Vec3 a) { return std::sqrt(dot(a, a)); }
-constexpr Vec3 lerp(Vec3 a, Vec3 b, float t) { return a + (b - a) * t; }
+inline float length(Vec3 a) {
+  return std::sqrt(dot(a, a));
+}
+constexpr Vec3 lerp(Vec3 a, Vec3 b, float t) {
+  return a + (b - a) * t;
+}
 inline bool is_finite(Vec3 a) {
   return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z);
 }

@@ -27,10 +27,10 @@ struct SkinnedMesh {
   int skin = -1;                // index into the asset's skins; -1 for a rigid mesh
 
   std::vector<Vec3> positions;
-  std::vector<Vec3> normals;                     // empty or one per vertex
-  std::vector<std::array<float, 4>> tangents;    // xyz + handedness w; empty or one per vertex
-  std::vector<std::array<float, 2>> uvs;         // first UV set; empty or one per vertex
-  std::vector<std::uint32_t> indices;            // triangle list
+  std::vector<Vec3> normals;                   // empty or one per vertex
+  std::vector<std::array<float, 4>> tangents;  // xyz + handedness w; empty or one per vertex
+  std::vector<std::array<float, 2>> uvs;       // first UV set; empty or one per vertex
+  std::vector<std::uint32_t> indices;          // triangle list
 
   // Influences of vertex v: [influence_offsets[v], influence_offsets[v + 1]) into the arrays
   // below; joint indices refer to the skin's joint list. Empty for a rigid mesh.
