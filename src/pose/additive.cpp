@@ -1,0 +1,206 @@
+#include "marrow/pose/additive.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "hemisphere.h"
+#include "marrow/clip/clip_builder.h"
+#include "marrow/clip/sampling.h"
+
+namespace marrow {
+
+namespace {
+
+constexpr float kMaxScaleRatio = 1e6f;
+
+// Below this a reference scale component counts as collapsed.
+constexpr float kTinyScale = 1e-30f;
+
+inline float ratio(float value, float reference) {
+  return std::fabs(reference) > kTinyScale ? value / reference : 1.0f;
+}
+
+inline float scale_pow(float r, float w) {
+  if (r == 1) return 1;  // most joints of most additive clips: skip the pow
+  const float s = r > 0 ? std::pow(r, w) : 1.0f + w * (r - 1.0f);
+  return std::clamp(s, -kMaxScaleRatio, kMaxScaleRatio);
+}
+
+}  // namespace
+
+Quat quat_pow(Quat q, float w) {
+  // The shortest arc: half angle in [0, pi/2]. Near half a turn the sign of w is rounding
+  // noise, so the sign of the axis decides instead (see hemisphere.h).
+  const bool undecided = q.w * q.w <= detail::kUndecidedDot * detail::kUndecidedDot * dot(q, q);
+  if (undecided ? detail::largest_component({q.x, q.y, q.z, 0}) < 0 : q.w < 0) q = negate(q);
+  const float s = length(Vec3{q.x, q.y, q.z});
+  if (!(s > 0)) return Quat::identity();
+  const float half = std::atan2(s, q.w);
+  // For small angles half/s tends to 1/q.w, so this stays accurate down to s = 0.
+  const float k = std::sin(w * half) / s;
+  return {q.x * k, q.y * k, q.z * k, std::cos(w * half)};
+}
+
+Transform additive_delta(const Transform& reference, const Transform& pose) {
+  const Vec3& rs = reference.scale;
+  return {pose.translation - reference.translation,
+          normalize(conjugate(reference.rotation) * pose.rotation),
+          {ratio(pose.scale.x, rs.x), ratio(pose.scale.y, rs.y), ratio(pose.scale.z, rs.z)}};
+}
+
+Transform apply_additive(const Transform& base, const Transform& delta, float w) {
+  if (w == 0) return base;
+  if (w == 1) {
+    return {base.translation + delta.translation, normalize(base.rotation * delta.rotation),
+            mul(base.scale, delta.scale)};
+  }
+  const Vec3 s{scale_pow(delta.scale.x, w), scale_pow(delta.scale.y, w),
+               scale_pow(delta.scale.z, w)};
+  return {base.translation + delta.translation * w,
+          normalize(base.rotation * quat_pow(delta.rotation, w)), mul(base.scale, s)};
+}
+
+bool make_additive_pose(std::span<const Transform> reference, std::span<const Transform> pose,
+                        std::span<Transform> delta) {
+  if (reference.size() < delta.size() || pose.size() < delta.size()) return false;
+  for (std::size_t j = 0; j < delta.size(); ++j) delta[j] = additive_delta(reference[j], pose[j]);
+  return true;
+}
+
+bool apply_additive(std::span<Transform> pose, std::span<const Transform> delta, float weight,
+                    std::span<const float> mask) {
+  if (delta.size() < pose.size() || (!mask.empty() && mask.size() < pose.size()) ||
+      !std::isfinite(weight)) {
+    return false;
+  }
+  if (weight == 0) return true;
+  for (std::size_t j = 0; j < pose.size(); ++j) {
+    float w = weight;
+    if (!mask.empty()) {
+      const float m = mask[j];
+      w *= m > 0 ? (m < 1 ? m : 1) : 0;  // NaN reads as 0
+    }
+    pose[j] = apply_additive(pose[j], delta[j], w);
+  }
+  return true;
+}
+
+Result<std::vector<Transform>> sample_reference_pose(const Skeleton& skeleton, const Clip& clip,
+                                                     float time) {
+  if (clip.joint_count() > skeleton.size()) {
+    return make_error("sample_reference_pose(" + clip.name() + ")",
+                      "clip is for " + std::to_string(clip.joint_count()) +
+                          " joints, the skeleton has " + std::to_string(skeleton.size()));
+  }
+  if (!std::isfinite(time)) {
+    return make_error("sample_reference_pose(" + clip.name() + ")", "time is not finite");
+  }
+  std::vector<Transform> pose(skeleton.rest_pose().begin(), skeleton.rest_pose().end());
+  if (!sample_tracks(clip, time, pose)) {
+    return make_error("sample_reference_pose(" + clip.name() + ")", "sampling failed");
+  }
+  return pose;
+}
+
+Result<Clip> make_additive_clip(const Clip& clip, const Skeleton& skeleton,
+                                std::span<const Transform> reference) {
+  const std::size_t n = skeleton.size();
+  const std::string where = "make_additive_clip(" + clip.name() + ")";
+  if (clip.joint_count() > n) {
+    return make_error(where, "clip is for " + std::to_string(clip.joint_count()) +
+                                 " joints, the skeleton has " + std::to_string(n));
+  }
+  if (reference.size() < n) {
+    return make_error(where, "reference pose has " + std::to_string(reference.size()) +
+                                 " joints, the skeleton has " + std::to_string(n));
+  }
+  for (std::size_t j = 0; j < n; ++j) {
+    if (!is_finite(reference[j])) {
+      return make_error(where, "reference pose of joint " + std::to_string(j) + " ('" +
+                                   skeleton.name(j) + "') is not finite");
+    }
+  }
+
+  ClipBuilder builder(clip.name());
+  builder.set_ticks_per_second(clip.ticks_per_second());
+  builder.set_duration(clip.duration());
+  for (const ClipEvent& e : clip.events()) builder.add_event(e.time, e.name);
+
+  std::vector<std::uint8_t> animated(n, 0);
+  std::vector<float> values;
+  const std::span<const Track> tracks = clip.tracks();
+  for (std::size_t i = 0; i < tracks.size(); ++i) {
+    const Track& track = tracks[i];
+    const Transform& ref = reference[track.joint];
+    const std::uint32_t per_key = floats_per_key(track.target, track.interpolation);
+    const std::uint32_t c = components_of(track.target);
+    const bool cubic = track.interpolation == Interpolation::kCubicSpline;
+    animated[track.joint] |= static_cast<std::uint8_t>(1u << static_cast<unsigned>(track.target));
+    const std::span<const float> src =
+        clip.values().subspan(track.first_value, std::size_t{per_key} * track.key_count);
+    values.assign(src.begin(), src.end());
+    // Each key holds one value, or in-tangent, value, out-tangent for cubic splines. Every map
+    // below is affine in the key's floats (a constant offset, a per-axis ratio, a left product
+    // with a fixed quaternion), so interpolating the mapped keys gives the mapped samples:
+    // tangents take the linear part only (no offset).
+    for (std::size_t part = 0; part < values.size() / c; ++part) {
+      float* v = values.data() + part * c;
+      const bool is_value = !cubic || part % 3 == 1;
+      switch (track.target) {
+        case TrackTarget::kTranslation:
+          if (is_value) {
+            v[0] -= ref.translation.x, v[1] -= ref.translation.y, v[2] -= ref.translation.z;
+          }
+          break;
+        case TrackTarget::kRotation: {
+          const Quat q = conjugate(ref.rotation) * Quat{v[0], v[1], v[2], v[3]};
+          v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+          break;
+        }
+        case TrackTarget::kScale: {
+          const float r[3] = {ref.scale.x, ref.scale.y, ref.scale.z};
+          for (int k = 0; k < 3; ++k) {
+            // A collapsed reference axis keeps a constant ratio of 1 (zero tangent).
+            v[k] = std::fabs(r[k]) > kTinyScale ? v[k] / r[k] : (is_value ? 1.0f : 0.0f);
+          }
+          break;
+        }
+      }
+    }
+    const std::span<const float> times = clip.times().subspan(track.first_key, track.key_count);
+    Status status = builder.add_track(track.joint, clip.track_joint_names()[i], track.target,
+                                      track.interpolation, times, values, where);
+    if (!status) return status.error();
+  }
+
+  // Channels without a track hold the rest value: their delta is constant, and only worth a
+  // track where the reference is not the rest pose there.
+  const std::span<const Transform> rest = skeleton.rest_pose();
+  const float zero[1] = {0.0f};
+  for (std::size_t j = 0; j < n; ++j) {
+    const Transform d = additive_delta(reference[j], rest[j]);
+    const auto joint = static_cast<JointIndex>(j);
+    const auto add_constant = [&](TrackTarget target, std::span<const float> value) {
+      return builder.add_track(joint, skeleton.name(j), target, Interpolation::kLinear, zero, value,
+                               where);
+    };
+    Status status;
+    if (!(animated[j] & 1u) && rest[j].translation != reference[j].translation) {
+      const float v[3] = {d.translation.x, d.translation.y, d.translation.z};
+      status = add_constant(TrackTarget::kTranslation, v);
+    }
+    if (status && !(animated[j] & 2u) && rest[j].rotation != reference[j].rotation) {
+      const float v[4] = {d.rotation.x, d.rotation.y, d.rotation.z, d.rotation.w};
+      status = add_constant(TrackTarget::kRotation, v);
+    }
+    if (status && !(animated[j] & 4u) && rest[j].scale != reference[j].scale) {
+      const float v[3] = {d.scale.x, d.scale.y, d.scale.z};
+      status = add_constant(TrackTarget::kScale, v);
+    }
+    if (!status) return status.error();
+  }
+  return builder.build(n, where);
+}
+
+}  // namespace marrow
