@@ -3,14 +3,18 @@
 #include <fstream>
 
 #include "marrow/io/asset.h"
+#include "marrow/io/assimp_import.h"
+#include "marrow/io/bvh.h"
 #include "marrow/io/gltf.h"
+#include "marrow/io/x_file.h"
 
 namespace marrow {
 namespace {
 
 std::string lower_extension(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   return ext;
 }
 
@@ -29,6 +33,9 @@ Result<Asset> load_asset(const std::string& path) {
   }
   const std::string ext = lower_extension(path);
   if (ext == ".gltf" || ext == ".glb" || starts_with_glb_magic(path)) return read_gltf(path);
+  if (ext == ".bvh") return read_bvh(path);
+  if (ext == ".x") return read_x(path);
+  if (ext == ".fbx" || ext == ".dae" || ext == ".md5mesh" || ext == ".smd") return read_assimp(path);
   return Error{path + ": unsupported file type '" + ext + "' (marrow reads .gltf and .glb)"};
 }
 

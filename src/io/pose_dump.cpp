@@ -23,11 +23,21 @@ void write_json_string(std::ostream& out, const std::string& s) {
   out << '"';
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out << "\\\""; break;
-      case '\\': out << "\\\\"; break;
-      case '\n': out << "\\n"; break;
-      case '\t': out << "\\t"; break;
-      case '\r': out << "\\r"; break;
+      case '"':
+        out << "\\\"";
+        break;
+      case '\\':
+        out << "\\\\";
+        break;
+      case '\n':
+        out << "\\n";
+        break;
+      case '\t':
+        out << "\\t";
+        break;
+      case '\r':
+        out << "\\r";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -56,19 +66,23 @@ std::vector<JointIndex> joints_in_source_order(const Asset& asset) {
   return order;
 }
 
-PoseSamples sample_world(const Asset& asset, int clip_index, std::span<const float> times, WrapMode wrap) {
+PoseSamples sample_world(const Asset& asset, int clip_index, std::span<const float> times,
+                         WrapMode wrap) {
   PoseSamples samples;
   samples.times.assign(times.begin(), times.end());
   const std::size_t n = asset.skeleton.size();
   std::vector<Transform> local(n);
-  const Clip* clip = clip_index >= 0 ? &asset.clips.at(static_cast<std::size_t>(clip_index)) : nullptr;
+  const Clip* clip =
+      clip_index >= 0 ? &asset.clips.at(static_cast<std::size_t>(clip_index)) : nullptr;
   SamplingCursor cursor;
   if (clip) cursor.bind(*clip);
   for (float t : times) {
     if (clip) {
-      sample(*clip, asset.skeleton.rest_pose(), wrap_time(t, clip->duration(), wrap), cursor, local);
+      sample(*clip, asset.skeleton.rest_pose(), wrap_time(t, clip->duration(), wrap), cursor,
+             local);
     } else {
-      std::copy(asset.skeleton.rest_pose().begin(), asset.skeleton.rest_pose().end(), local.begin());
+      std::copy(asset.skeleton.rest_pose().begin(), asset.skeleton.rest_pose().end(),
+                local.begin());
     }
     std::vector<Mat4> world(n);
     local_to_model(asset.skeleton, local, world);
@@ -77,21 +91,28 @@ PoseSamples sample_world(const Asset& asset, int clip_index, std::span<const flo
   return samples;
 }
 
-void write_pose_json(std::ostream& out, const Asset& asset, int clip_index, const PoseSamples& samples) {
+void write_pose_json(std::ostream& out, const Asset& asset, int clip_index,
+                     const PoseSamples& samples) {
   const std::vector<JointIndex> order = joints_in_source_order(asset);
-  const Clip* clip = clip_index >= 0 ? &asset.clips.at(static_cast<std::size_t>(clip_index)) : nullptr;
+  const Clip* clip =
+      clip_index >= 0 ? &asset.clips.at(static_cast<std::size_t>(clip_index)) : nullptr;
   out << "{\"file\": ";
   write_json_string(out, std::filesystem::path(asset.source).filename().string());
   out << ", \"clip\": ";
-  if (clip) write_json_string(out, clip->name());
-  else out << "null";
-  out << ", \"clip_index\": " << clip_index << ", \"duration\": " << number(clip ? clip->duration() : 0.0f);
+  if (clip)
+    write_json_string(out, clip->name());
+  else
+    out << "null";
+  out << ", \"clip_index\": " << clip_index
+      << ", \"duration\": " << number(clip ? clip->duration() : 0.0f);
   out << ", \"nodes\": [";
   for (std::size_t i = 0; i < order.size(); ++i) {
     const JointIndex j = order[i];
     out << (i ? ", " : "") << "{\"index\": " << asset.source_index[j] << ", \"name\": ";
-    if (asset.skeleton.name(j).empty()) out << "null";
-    else write_json_string(out, asset.skeleton.name(j));
+    if (asset.skeleton.name(j).empty())
+      out << "null";
+    else
+      write_json_string(out, asset.skeleton.name(j));
     out << ", \"joint\": " << (asset.is_skin_joint(j) ? "true" : "false") << "}";
   }
   out << "], \"samples\": [";
@@ -108,28 +129,35 @@ void write_pose_json(std::ostream& out, const Asset& asset, int clip_index, cons
   out << "]}\n";
 }
 
-void write_pose_text(std::ostream& out, const Asset& asset, int clip_index, const PoseSamples& samples) {
+void write_pose_text(std::ostream& out, const Asset& asset, int clip_index,
+                     const PoseSamples& samples) {
   const std::vector<JointIndex> order = joints_in_source_order(asset);
-  const Clip* clip = clip_index >= 0 ? &asset.clips.at(static_cast<std::size_t>(clip_index)) : nullptr;
+  const Clip* clip =
+      clip_index >= 0 ? &asset.clips.at(static_cast<std::size_t>(clip_index)) : nullptr;
   out << asset.source << ": ";
-  if (clip) out << "clip " << clip_index << " '" << clip->name() << "', " << clip->duration() << " s\n";
-  else out << "rest pose\n";
+  if (clip)
+    out << "clip " << clip_index << " '" << clip->name() << "', " << clip->duration() << " s\n";
+  else
+    out << "rest pose\n";
   out << std::fixed;
   for (std::size_t s = 0; s < samples.times.size(); ++s) {
     out << "\nt = " << std::setprecision(4) << samples.times[s] << " s\n";
-    out << std::setw(6) << "node" << "  " << std::left << std::setw(28) << "name" << std::right
-        << std::setw(32) << "position (x y z)" << std::setw(40) << "rotation (x y z w)"
-        << std::setw(30) << "scale (x y z)" << "\n";
+    out << std::setw(6) << "node"
+        << "  " << std::left << std::setw(28) << "name" << std::right << std::setw(32)
+        << "position (x y z)" << std::setw(40) << "rotation (x y z w)" << std::setw(30)
+        << "scale (x y z)"
+        << "\n";
     for (JointIndex j : order) {
       const Decomposition d = decompose(samples.world[s][j]);
       const Transform& t = d.transform;
       std::string name = asset.skeleton.name(j).empty() ? "-" : asset.skeleton.name(j);
       if (name.size() > 27) name = name.substr(0, 26) + "~";
-      out << std::setw(6) << asset.source_index[j] << "  " << std::left << std::setw(28) << name << std::right
-          << std::setprecision(4) << std::setw(11) << t.translation.x << std::setw(11) << t.translation.y
-          << std::setw(11) << t.translation.z << std::setw(10) << t.rotation.x << std::setw(10) << t.rotation.y
-          << std::setw(10) << t.rotation.z << std::setw(10) << t.rotation.w << std::setw(10) << t.scale.x
-          << std::setw(10) << t.scale.y << std::setw(10) << t.scale.z << "\n";
+      out << std::setw(6) << asset.source_index[j] << "  " << std::left << std::setw(28) << name
+          << std::right << std::setprecision(4) << std::setw(11) << t.translation.x << std::setw(11)
+          << t.translation.y << std::setw(11) << t.translation.z << std::setw(10) << t.rotation.x
+          << std::setw(10) << t.rotation.y << std::setw(10) << t.rotation.z << std::setw(10)
+          << t.rotation.w << std::setw(10) << t.scale.x << std::setw(10) << t.scale.y
+          << std::setw(10) << t.scale.z << "\n";
     }
   }
 }

@@ -64,8 +64,10 @@ TEST_P(ReferencePose, MatchesIndependentImplementation) {
 
   const json& nodes = ref["nodes"];
   for (std::size_t n = 0; n < nodes.size(); ++n) {
-    std::optional<marrow::JointIndex> joint = asset->joint_of_source(nodes[n]["index"].get<std::int64_t>());
-    if (!joint && nodes[n]["name"].is_string()) joint = asset->skeleton.find(nodes[n]["name"].get<std::string>());
+    std::optional<marrow::JointIndex> joint =
+        asset->joint_of_source(nodes[n]["index"].get<std::int64_t>());
+    if (!joint && nodes[n]["name"].is_string())
+      joint = asset->skeleton.find(nodes[n]["name"].get<std::string>());
     ASSERT_TRUE(joint.has_value()) << "reference node " << nodes[n].dump() << " is missing";
     for (std::size_t s = 0; s < times.size(); ++s) {
       const json& expected = ref["samples"][s]["world"][n];
@@ -102,7 +104,9 @@ INSTANTIATE_TEST_SUITE_P(Gltf, ReferencePose, testing::ValuesIn(reference_files(
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ReferencePose);
 
 TEST(ReferencePoses, ArePresentOrSkipped) {
-  if (reference_files().empty()) GTEST_SKIP() << kShared / "reference" << " is absent: reference tests skipped";
+  if (reference_files().empty())
+    GTEST_SKIP() << kShared / "reference"
+                 << " is absent: reference tests skipped";
   SUCCEED();
 }
 

@@ -24,9 +24,11 @@ PoseSamples sample_world(const Asset& asset, int clip_index, std::span<const flo
 
 // {"file", "clip", "clip_index", "duration", "nodes": [{"index", "name", "joint"}],
 //  "samples": [{"t", "world": [[16 floats, column-major] per node]}]}, nodes in source order.
-void write_pose_json(std::ostream& out, const Asset& asset, int clip_index, const PoseSamples& samples);
+void write_pose_json(std::ostream& out, const Asset& asset, int clip_index,
+                     const PoseSamples& samples);
 // A readable table: per sample, per node, position, rotation (quaternion) and scale.
-void write_pose_text(std::ostream& out, const Asset& asset, int clip_index, const PoseSamples& samples);
+void write_pose_text(std::ostream& out, const Asset& asset, int clip_index,
+                     const PoseSamples& samples);
 
 // Joints in the order of their source nodes (what `marrow pose` lists).
 std::vector<JointIndex> joints_in_source_order(const Asset& asset);

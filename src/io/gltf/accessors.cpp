@@ -10,12 +10,26 @@
 
 namespace marrow::gltf {
 
-std::string path(const std::string& parent, const char* key) { return parent + "." + key; }
+std::string path(const std::string& parent, const char* key) {
+  return parent + "." + key;
+}
 std::string path(const std::string& parent, std::size_t index) {
   return parent + "[" + std::to_string(index) + "]";
 }
 std::string path(const char* array, std::size_t index) {
   return std::string(array) + "[" + std::to_string(index) + "]";
+}
+
+std::string brief(const Json& value) {
+  constexpr std::size_t kLongest = 40;
+  if (value.is_array()) return "an array";
+  if (value.is_object()) return "an object";
+  if (value.is_string() && value.get_ref<const std::string&>().size() > kLongest) {
+    const Json cut = value.get_ref<const std::string&>().substr(0, kLongest);
+    // The cut may split a UTF-8 sequence: replace it rather than throw.
+    return cut.dump(-1, ' ', false, Json::error_handler_t::replace) + "...";
+  }
+  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 const Json* find_member(const Json& object, const char* key) {
@@ -32,9 +46,9 @@ const Json& require_member(const Document& doc, const Json& object, const char* 
 }
 
 std::uint64_t require_index(const Document& doc, const Json& value, const std::string& where) {
-  if (!value.is_number_integer() || (value.is_number_integer() && value.get<std::int64_t>() < 0 &&
-                                     !value.is_number_unsigned())) {
-    fail(doc.name, where + " must be a non-negative integer, found " + value.dump());
+  if (!value.is_number_integer() ||
+      (value.is_number_integer() && value.get<std::int64_t>() < 0 && !value.is_number_unsigned())) {
+    fail(doc.name, where + " must be a non-negative integer, found " + brief(value));
   }
   return value.get<std::uint64_t>();
 }
@@ -139,10 +153,11 @@ void load_buffers(Document& doc, const std::vector<std::uint8_t>* glb_bin) {
   for (std::size_t i = 0; i < n; ++i) {
     const std::string where = path("buffers", i);
     const Json& buffer = element(doc, "buffers", i, where);
-    const std::uint64_t byte_length =
-        require_index(doc, require_member(doc, buffer, "byteLength", where), path(where, "byteLength"));
+    const std::uint64_t byte_length = require_index(
+        doc, require_member(doc, buffer, "byteLength", where), path(where, "byteLength"));
     if (byte_length > kMaxBufferBytes) {
-      fail(doc.name, path(where, "byteLength") + " = " + std::to_string(byte_length) + " is too large");
+      fail(doc.name,
+           path(where, "byteLength") + " = " + std::to_string(byte_length) + " is too large");
     }
     const Json* uri = find_member(buffer, "uri");
     std::vector<std::uint8_t> data;
@@ -187,11 +202,14 @@ int components_of_type(const Document& doc, const std::string& type, const std::
 int component_size(const Document& doc, int component_type, const std::string& where) {
   switch (component_type) {
     case 5120:
-    case 5121: return 1;
+    case 5121:
+      return 1;
     case 5122:
-    case 5123: return 2;
+    case 5123:
+      return 2;
     case 5125:
-    case 5126: return 4;
+    case 5126:
+      return 4;
   }
   fail(doc.name, where + ": unknown componentType " + std::to_string(component_type));
 }
@@ -206,26 +224,29 @@ struct ViewBytes {
 ViewBytes buffer_view(const Document& doc, std::uint64_t index, const std::string& where) {
   const std::string vp = path("bufferViews", index);
   const Json& view = element(doc, "bufferViews", index, where);
-  const std::uint64_t buffer = require_index(doc, require_member(doc, view, "buffer", vp), path(vp, "buffer"));
+  const std::uint64_t buffer =
+      require_index(doc, require_member(doc, view, "buffer", vp), path(vp, "buffer"));
   if (buffer >= doc.buffers.size()) {
-    fail(doc.name, path(vp, "buffer") + " = " + std::to_string(buffer) + " is out of range: the file has " +
-                       std::to_string(doc.buffers.size()) + " buffers");
+    fail(doc.name, path(vp, "buffer") + " = " + std::to_string(buffer) +
+                       " is out of range: the file has " + std::to_string(doc.buffers.size()) +
+                       " buffers");
   }
   const std::uint64_t offset = index_member(doc, view, "byteOffset", vp, 0);
   const std::uint64_t length =
       require_index(doc, require_member(doc, view, "byteLength", vp), path(vp, "byteLength"));
   const auto& data = doc.buffers[buffer];
   if (offset > data.size() || length > data.size() - offset) {
-    fail(doc.name, vp + ": bytes [" + std::to_string(offset) + ", " + std::to_string(offset + length) +
-                       ") run past buffer " + std::to_string(buffer) + " of " +
-                       std::to_string(data.size()) + " bytes");
+    fail(doc.name, vp + ": bytes [" + std::to_string(offset) + ", " +
+                       std::to_string(offset + length) + ") run past buffer " +
+                       std::to_string(buffer) + " of " + std::to_string(data.size()) + " bytes");
   }
   ViewBytes v;
   v.data = data.data() + offset;
   v.size = length;
   v.stride = index_member(doc, view, "byteStride", vp, 0);
   if (v.stride != 0 && (v.stride < 4 || v.stride > 252)) {
-    fail(doc.name, path(vp, "byteStride") + " = " + std::to_string(v.stride) + " is outside [4, 252]");
+    fail(doc.name,
+         path(vp, "byteStride") + " = " + std::to_string(v.stride) + " is outside [4, 252]");
   }
   return v;
 }
@@ -237,7 +258,8 @@ double read_component(const std::uint8_t* p, int component_type, bool normalized
       std::memcpy(&v, p, 1);
       return normalized ? std::max(v / 127.0, -1.0) : v;
     }
-    case 5121: return normalized ? *p / 255.0 : *p;
+    case 5121:
+      return normalized ? *p / 255.0 : *p;
     case 5122: {
       std::int16_t v;
       std::memcpy(&v, p, 2);
@@ -297,12 +319,14 @@ void decode(const Document& doc, std::uint64_t index, const std::string& where, 
   const Layout layout = element_layout(shape.type, shape.components, size);
 
   if (const Json* view_index = find_member(accessor, "bufferView")) {
-    const ViewBytes view = buffer_view(doc, require_index(doc, *view_index, path(ap, "bufferView")), path(ap, "bufferView"));
+    const ViewBytes view = buffer_view(doc, require_index(doc, *view_index, path(ap, "bufferView")),
+                                       path(ap, "bufferView"));
     const std::uint64_t offset = index_member(doc, accessor, "byteOffset", ap, 0);
     const std::size_t stride = view.stride ? view.stride : layout.element_size;
     if (view.stride && view.stride < layout.element_size) {
-      fail(doc.name, ap + ": byteStride " + std::to_string(view.stride) + " is smaller than one element (" +
-                         std::to_string(layout.element_size) + " bytes)");
+      fail(doc.name, ap + ": byteStride " + std::to_string(view.stride) +
+                         " is smaller than one element (" + std::to_string(layout.element_size) +
+                         " bytes)");
     }
     if (shape.count > 0) {
       const std::uint64_t end = offset + (shape.count - 1) * stride + layout.element_size;
@@ -315,7 +339,8 @@ void decode(const Document& doc, std::uint64_t index, const std::string& where, 
     for (std::size_t e = 0; e < shape.count; ++e) {
       const std::uint8_t* base = view.data + offset + e * stride;
       for (int c = 0; c < shape.components; ++c) {
-        emit(e * shape.components + c, base + layout.offsets[c], shape.component_type, shape.normalized);
+        emit(e * shape.components + c, base + layout.offsets[c], shape.component_type,
+             shape.normalized);
       }
     }
   }
@@ -323,7 +348,8 @@ void decode(const Document& doc, std::uint64_t index, const std::string& where, 
 
   if (const Json* sparse = find_member(accessor, "sparse")) {
     const std::string sp = path(ap, "sparse");
-    const std::uint64_t count = require_index(doc, require_member(doc, *sparse, "count", sp), path(sp, "count"));
+    const std::uint64_t count =
+        require_index(doc, require_member(doc, *sparse, "count", sp), path(sp, "count"));
     if (count == 0 || count > shape.count) {
       fail(doc.name, path(sp, "count") + " = " + std::to_string(count) + " must be in [1, " +
                          std::to_string(shape.count) + "]");
@@ -331,12 +357,22 @@ void decode(const Document& doc, std::uint64_t index, const std::string& where, 
     const Json& indices = require_member(doc, *sparse, "indices", sp);
     const Json& values = require_member(doc, *sparse, "values", sp);
     const std::string ip = path(sp, "indices"), vp = path(sp, "values");
-    const ViewBytes iview = buffer_view(doc, require_index(doc, require_member(doc, indices, "bufferView", ip), path(ip, "bufferView")), path(ip, "bufferView"));
-    const ViewBytes vview = buffer_view(doc, require_index(doc, require_member(doc, values, "bufferView", vp), path(vp, "bufferView")), path(vp, "bufferView"));
-    const int itype = static_cast<int>(require_index(doc, require_member(doc, indices, "componentType", ip), path(ip, "componentType")));
-    if (itype != 5121 && itype != 5123 && itype != 5125) {
-      fail(doc.name, path(ip, "componentType") + " = " + std::to_string(itype) + " must be an unsigned integer type");
+    const ViewBytes iview = buffer_view(
+        doc,
+        require_index(doc, require_member(doc, indices, "bufferView", ip), path(ip, "bufferView")),
+        path(ip, "bufferView"));
+    const ViewBytes vview = buffer_view(
+        doc,
+        require_index(doc, require_member(doc, values, "bufferView", vp), path(vp, "bufferView")),
+        path(vp, "bufferView"));
+    // Compared before narrowing, so 2^32 + 5121 is not taken for 5121.
+    const std::uint64_t itype_value = require_index(
+        doc, require_member(doc, indices, "componentType", ip), path(ip, "componentType"));
+    if (itype_value != 5121 && itype_value != 5123 && itype_value != 5125) {
+      fail(doc.name, path(ip, "componentType") + " = " + std::to_string(itype_value) +
+                         " must be an unsigned integer type");
     }
+    const int itype = static_cast<int>(itype_value);
     const int isize = component_size(doc, itype, ip);
     const std::uint64_t ioffset = index_member(doc, indices, "byteOffset", ip, 0);
     const std::uint64_t voffset = index_member(doc, values, "byteOffset", vp, 0);
@@ -348,7 +384,8 @@ void decode(const Document& doc, std::uint64_t index, const std::string& where, 
     }
     std::int64_t previous = -1;
     for (std::size_t s = 0; s < count; ++s) {
-      const auto target = static_cast<std::int64_t>(read_component(iview.data + ioffset + s * isize, itype, false));
+      const auto target =
+          static_cast<std::int64_t>(read_component(iview.data + ioffset + s * isize, itype, false));
       if (target <= previous || static_cast<std::uint64_t>(target) >= shape.count) {
         fail(doc.name, ip + ": index " + std::to_string(s) + " = " + std::to_string(target) +
                            " is out of range or not increasing");
@@ -374,14 +411,21 @@ AccessorShape accessor_shape(const Document& doc, std::uint64_t index, const std
   if (!type.is_string()) fail(doc.name, path(ap, "type") + " must be a string");
   shape.type = type.get<std::string>();
   shape.components = components_of_type(doc, shape.type, path(ap, "type"));
-  shape.component_type = static_cast<int>(
-      require_index(doc, require_member(doc, accessor, "componentType", ap), path(ap, "componentType")));
+  const std::uint64_t component_type = require_index(
+      doc, require_member(doc, accessor, "componentType", ap), path(ap, "componentType"));
+  if (component_type > 0xFFFF) {  // checked before narrowing: 2^32 + 5126 is not 5126
+    fail(doc.name,
+         path(ap, "componentType") + ": unknown componentType " + std::to_string(component_type));
+  }
+  shape.component_type = static_cast<int>(component_type);
   component_size(doc, shape.component_type, path(ap, "componentType"));
   if (const Json* n = find_member(accessor, "normalized")) {
     if (!n->is_boolean()) fail(doc.name, path(ap, "normalized") + " must be a boolean");
     shape.normalized = n->get<bool>();
   }
-  if (shape.count * static_cast<std::uint64_t>(shape.components) > kMaxAccessorFloats) {
+  // Divided, not multiplied: count * components can wrap around 2^64 (count = 2^60 of MAT4
+  // gives 0) and would pass, leaving the decoder to write past a too-small array.
+  if (shape.count > kMaxAccessorFloats / static_cast<std::uint64_t>(shape.components)) {
     fail(doc.name, path(ap, "count") + " = " + std::to_string(shape.count) + " is too large");
   }
   return shape;
@@ -402,8 +446,10 @@ std::vector<float> read_floats(const Document& doc, std::uint64_t index, const s
 std::vector<std::uint32_t> read_uints(const Document& doc, std::uint64_t index,
                                       const std::string& where) {
   AccessorShape shape = accessor_shape(doc, index, where);
-  if (shape.component_type == 5126 || shape.component_type == 5120 || shape.component_type == 5122) {
-    fail(doc.name, path("accessors", index) + ": componentType " + std::to_string(shape.component_type) +
+  if (shape.component_type == 5126 || shape.component_type == 5120 ||
+      shape.component_type == 5122) {
+    fail(doc.name, path("accessors", index) + ": componentType " +
+                       std::to_string(shape.component_type) +
                        " where an unsigned integer type is required (" + where + ")");
   }
   std::vector<std::uint32_t> out(shape.count * shape.components, 0u);

@@ -25,6 +25,11 @@ std::string path(const std::string& parent, const char* key);
 std::string path(const std::string& parent, std::size_t index);
 std::string path(const char* array, std::size_t index);
 
+// A JSON value as error messages quote it: numbers and short strings whole, longer strings cut,
+// arrays and objects by kind only (a hostile, deeply nested value must not be serialized: that
+// recursion can overflow the stack, and the message would be unbounded).
+std::string brief(const Json& value);
+
 // JSON access that fails with the file and the JSON path.
 const Json* find_member(const Json& object, const char* key);
 const Json& require_member(const Document& doc, const Json& object, const char* key,
@@ -46,12 +51,13 @@ struct AccessorShape {
   int components = 0;      // 1 SCALAR ... 16 MAT4
   int component_type = 0;  // 5120 ... 5126
   bool normalized = false;
-  std::string type;        // "SCALAR", "VEC3", ...
+  std::string type;  // "SCALAR", "VEC3", ...
 };
 
 AccessorShape accessor_shape(const Document& doc, std::uint64_t accessor, const std::string& where);
 // Every element's components as floats (normalized integers mapped to [-1, 1] or [0, 1]).
-std::vector<float> read_floats(const Document& doc, std::uint64_t accessor, const std::string& where);
+std::vector<float> read_floats(const Document& doc, std::uint64_t accessor,
+                               const std::string& where);
 // Integer components (indices, joint indices); float accessors are refused.
 std::vector<std::uint32_t> read_uints(const Document& doc, std::uint64_t accessor,
                                       const std::string& where);

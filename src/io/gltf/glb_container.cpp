@@ -1,5 +1,6 @@
 #include "glb_container.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "gltf_error.h"
@@ -28,10 +29,15 @@ bool has_glb_magic(std::span<const std::uint8_t> bytes) {
 }
 
 GlbChunks split_glb(std::span<const std::uint8_t> bytes, const std::string& name) {
-  if (bytes.size() < 12) fail(at(name, 0), "truncated GLB header (" + std::to_string(bytes.size()) + " bytes)");
-  if (read_u32(bytes, 0) != kMagic) fail(at(name, 0), "wrong magic, not a binary glTF file");
+  const std::size_t magic_bytes = std::min<std::size_t>(bytes.size(), 4);
+  if (!std::equal(bytes.begin(), bytes.begin() + magic_bytes, "glTF")) {
+    fail(at(name, 0), "wrong magic, not a binary glTF file");
+  }
+  if (bytes.size() < 12)
+    fail(at(name, 0), "truncated GLB header (" + std::to_string(bytes.size()) + " bytes)");
   const std::uint32_t version = read_u32(bytes, 4);
-  if (version != 2) fail(at(name, 4), "GLB version " + std::to_string(version) + ", only 2 is supported");
+  if (version != 2)
+    fail(at(name, 4), "GLB version " + std::to_string(version) + ", only 2 is supported");
   const std::uint32_t length = read_u32(bytes, 8);
   if (length > bytes.size()) {
     fail(at(name, 8), "header says " + std::to_string(length) + " bytes but the file has " +
@@ -55,8 +61,9 @@ GlbChunks split_glb(std::span<const std::uint8_t> bytes, const std::string& name
       if (chunk_type != kChunkJson) fail(at(name, offset + 4), "first chunk is not JSON");
       chunks.json = data;
       first = false;
-    } else if (chunk_type == kChunkBin && chunks.bin.empty()) {
+    } else if (chunk_type == kChunkBin && !chunks.has_bin) {
       chunks.bin = data;
+      chunks.has_bin = true;
     }  // Unknown chunk types are skipped, as the spec asks.
     offset += 8 + std::size_t(chunk_length);
     offset = (offset + 3) & ~std::size_t(3);  // chunks are 4-byte aligned

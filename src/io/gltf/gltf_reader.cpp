@@ -1,6 +1,7 @@
 // glTF 2.0 → Asset. Every node becomes a joint of the skeleton (so scene ancestors of the skin
 // joints and mesh nodes get global transforms too); skins pick their joints out of it.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -59,7 +60,8 @@ NodeTable read_nodes(const Document& doc, Asset& asset) {
       const Decomposition d = decompose(mat);
       joint.rest = d.transform;
       if (!d.exact) {
-        asset.warnings.push_back(np + ".matrix has shear or zero scale that TRS cannot hold; "
+        asset.warnings.push_back(np +
+                                 ".matrix has shear or zero scale that TRS cannot hold; "
                                  "the nearest TRS is used");
       }
     }
@@ -77,6 +79,7 @@ NodeTable read_nodes(const Document& doc, Asset& asset) {
     }
   }
   // Parents come from the children lists; a node listed twice would have two parents.
+  std::vector<std::size_t> child_slot(n, 0);  // where in its parent's children a node is listed
   for (std::size_t i = 0; i < n; ++i) {
     const std::string np = path("nodes", i);
     const Json* children = gltf::find_member(doc.json["nodes"][i], "children");
@@ -89,12 +92,32 @@ NodeTable read_nodes(const Document& doc, Asset& asset) {
         fail(doc.name, cp + " = " + std::to_string(child) + " is out of range: the file has " +
                            std::to_string(n) + " nodes");
       }
-      if (child == i) fail(doc.name, cp + ": node " + std::to_string(i) + " is its own child (cycle)");
+      if (child == i)
+        fail(doc.name, cp + ": node " + std::to_string(i) + " is its own child (cycle)");
       if (table.joints[child].parent >= 0) {
         fail(doc.name, cp + ": node " + std::to_string(child) + " already has parent node " +
                            std::to_string(table.joints[child].parent) + " (a node has one parent)");
       }
       table.joints[child].parent = static_cast<std::int64_t>(i);
+      child_slot[child] = c;
+    }
+  }
+  // A parent chain that comes back on itself is a cycle. Skeleton::build refuses it too, but
+  // cannot name the children entry; this walk visits every node once.
+  std::vector<std::size_t> walk(n, 0);  // 0: not seen; s + 1: seen by the walk from node s
+  for (std::size_t start = 0; start < n; ++start) {
+    if (walk[start] != 0) continue;
+    for (std::size_t j = start;;) {
+      walk[j] = start + 1;
+      if (table.joints[j].parent < 0) break;
+      const auto parent = static_cast<std::size_t>(table.joints[j].parent);
+      if (walk[parent] == start + 1) {
+        fail(doc.name, path(path(path("nodes", parent), "children"), child_slot[j]) + ": node " +
+                           std::to_string(j) + " is also an ancestor of node " +
+                           std::to_string(parent) + " (cycle)");
+      }
+      if (walk[parent] != 0) break;  // joins a chain already checked
+      j = parent;
     }
   }
   return table;
@@ -108,7 +131,8 @@ void read_skins(const Document& doc, Asset& asset, const std::vector<JointIndex>
     Skin skin;
     skin.name = name_of(skin_json);
     const Json& joints = gltf::require_member(doc, skin_json, "joints", sp);
-    if (!joints.is_array() || joints.empty()) fail(doc.name, path(sp, "joints") + " must be a non-empty array");
+    if (!joints.is_array() || joints.empty())
+      fail(doc.name, path(sp, "joints") + " must be a non-empty array");
     for (std::size_t j = 0; j < joints.size(); ++j) {
       const std::string jp = path(path(sp, "joints"), j);
       const std::uint64_t node = gltf::require_index(doc, joints[j], jp);
@@ -132,9 +156,11 @@ void read_skins(const Document& doc, Asset& asset, const std::vector<JointIndex>
       }
       const std::vector<float> m = gltf::read_floats(doc, accessor, ip);
       for (std::size_t j = 0; j < skin.joints.size(); ++j) {
-        std::copy_n(m.begin() + static_cast<std::ptrdiff_t>(j * 16), 16, skin.inverse_bind_matrices[j].m.begin());
+        std::copy_n(m.begin() + static_cast<std::ptrdiff_t>(j * 16), 16,
+                    skin.inverse_bind_matrices[j].m.begin());
         for (float f : skin.inverse_bind_matrices[j].m) {
-          if (!std::isfinite(f)) fail(doc.name, ip + ": matrix " + std::to_string(j) + " is not finite");
+          if (!std::isfinite(f))
+            fail(doc.name, ip + ": matrix " + std::to_string(j) + " is not finite");
         }
       }
     }
@@ -151,16 +177,20 @@ std::vector<std::uint32_t> triangles(const Document& doc, int mode, std::vector<
                                      const std::string& where) {
   std::vector<std::uint32_t> out;
   if (mode == 4) {
-    if (idx.size() % 3 != 0) fail(doc.name, where + ": triangle list of " + std::to_string(idx.size()) + " indices");
+    if (idx.size() % 3 != 0)
+      fail(doc.name, where + ": triangle list of " + std::to_string(idx.size()) + " indices");
     return idx;
   }
   if (mode == 5) {  // strip: alternate winding so every triangle faces the same way
     for (std::size_t i = 2; i < idx.size(); ++i) {
-      if (i % 2 == 0) out.insert(out.end(), {idx[i - 2], idx[i - 1], idx[i]});
-      else out.insert(out.end(), {idx[i - 1], idx[i - 2], idx[i]});
+      if (i % 2 == 0)
+        out.insert(out.end(), {idx[i - 2], idx[i - 1], idx[i]});
+      else
+        out.insert(out.end(), {idx[i - 1], idx[i - 2], idx[i]});
     }
   } else if (mode == 6) {  // fan
-    for (std::size_t i = 2; i < idx.size(); ++i) out.insert(out.end(), {idx[0], idx[i - 1], idx[i]});
+    for (std::size_t i = 2; i < idx.size(); ++i)
+      out.insert(out.end(), {idx[0], idx[i - 1], idx[i]});
   }
   return out;
 }
@@ -175,16 +205,19 @@ void read_influences(const Document& doc, const Json& attributes, const std::str
     const Json* ja = gltf::find_member(attributes, jn.c_str());
     const Json* wa = gltf::find_member(attributes, wn.c_str());
     if (!ja && !wa) break;
-    if (!ja || !wa) fail(doc.name, where + ": " + (ja ? wn : jn) + " is missing beside " + (ja ? jn : wn));
+    if (!ja || !wa)
+      fail(doc.name, where + ": " + (ja ? wn : jn) + " is missing beside " + (ja ? jn : wn));
     any = true;
     const std::string jp = path(where, jn.c_str()), wp = path(where, wn.c_str());
     const std::uint64_t jacc = gltf::require_index(doc, *ja, jp);
     const std::uint64_t wacc = gltf::require_index(doc, *wa, wp);
     const auto jshape = gltf::accessor_shape(doc, jacc, jp);
     const auto wshape = gltf::accessor_shape(doc, wacc, wp);
-    if (jshape.components != 4 || wshape.components != 4) fail(doc.name, where + ": " + jn + "/" + wn + " must be VEC4");
+    if (jshape.components != 4 || wshape.components != 4)
+      fail(doc.name, where + ": " + jn + "/" + wn + " must be VEC4");
     if (jshape.count != vertex_count || wshape.count != vertex_count) {
-      fail(doc.name, where + ": " + jn + "/" + wn + " count differs from POSITION's " + std::to_string(vertex_count));
+      fail(doc.name, where + ": " + jn + "/" + wn + " count differs from POSITION's " +
+                         std::to_string(vertex_count));
     }
     const std::vector<std::uint32_t> joints = gltf::read_uints(doc, jacc, jp);
     const std::vector<float> weights = gltf::read_floats(doc, wacc, wp);
@@ -202,8 +235,10 @@ void read_influences(const Document& doc, const Json& attributes, const std::str
         }
         auto& list = per_vertex[v];
         auto it = std::find_if(list.begin(), list.end(), [&](auto& p) { return p.first == j; });
-        if (it != list.end()) it->second += w;
-        else list.emplace_back(j, w);
+        if (it != list.end())
+          it->second += w;
+        else
+          list.emplace_back(j, w);
       }
     }
   }
@@ -211,7 +246,8 @@ void read_influences(const Document& doc, const Json& attributes, const std::str
   // Strongest first, normalized: the skinning kernels and influence reduction rely on it.
   mesh.influence_offsets.assign(1, 0);
   for (auto& list : per_vertex) {
-    std::stable_sort(list.begin(), list.end(), [](auto& a, auto& b) { return a.second > b.second; });
+    std::stable_sort(list.begin(), list.end(),
+                     [](auto& a, auto& b) { return a.second > b.second; });
     float sum = 0;
     for (auto& p : list) sum += p.second;
     for (auto& p : list) {
@@ -236,8 +272,9 @@ void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex
     if (const Json* s = gltf::find_member(node, "skin")) {
       const std::uint64_t si = gltf::require_index(doc, *s, path(np, "skin"));
       if (si >= asset.skins.size()) {
-        fail(doc.name, path(np, "skin") + " = " + std::to_string(si) + " is out of range: the file has " +
-                           std::to_string(asset.skins.size()) + " skins");
+        fail(doc.name, path(np, "skin") + " = " + std::to_string(si) +
+                           " is out of range: the file has " + std::to_string(asset.skins.size()) +
+                           " skins");
       }
       skin = static_cast<int>(si);
     }
@@ -248,26 +285,35 @@ void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex
       const Json& prim = primitives[p];
       const Json& attributes = gltf::require_member(doc, prim, "attributes", pp);
       const std::string ap = path(pp, "attributes");
-      const int mode = static_cast<int>(gltf::index_member(doc, prim, "mode", pp, 4));
+      // Range-checked before narrowing: 2^32 + 4 is not mode 4.
+      const std::uint64_t mode_value = gltf::index_member(doc, prim, "mode", pp, 4);
+      if (mode_value > 6) {
+        fail(doc.name, path(pp, "mode") + " = " + std::to_string(mode_value) + " is unknown");
+      }
+      const int mode = static_cast<int>(mode_value);
       if (mode < 4) {
-        asset.warnings.push_back(pp + ": points and lines (mode " + std::to_string(mode) + ") are skipped");
+        asset.warnings.push_back(pp + ": points and lines (mode " + std::to_string(mode) +
+                                 ") are skipped");
         continue;
       }
-      if (mode > 6) fail(doc.name, path(pp, "mode") + " = " + std::to_string(mode) + " is unknown");
-      if (gltf::find_member(prim, "targets")) asset.warnings.push_back(pp + ": morph targets are ignored");
+      if (gltf::find_member(prim, "targets"))
+        asset.warnings.push_back(pp + ": morph targets are ignored");
       SkinnedMesh mesh;
       mesh.name = name_of(mesh_json);
       if (primitives.size() > 1) mesh.name += "#" + std::to_string(p);
       mesh.node = joint_of_node[i];
       mesh.skin = skin;
 
-      const std::uint64_t pos = gltf::require_index(doc, gltf::require_member(doc, attributes, "POSITION", ap), path(ap, "POSITION"));
-      if (gltf::accessor_shape(doc, pos, path(ap, "POSITION")).components != 3) fail(doc.name, path(ap, "POSITION") + " must be VEC3");
+      const std::uint64_t pos = gltf::require_index(
+          doc, gltf::require_member(doc, attributes, "POSITION", ap), path(ap, "POSITION"));
+      if (gltf::accessor_shape(doc, pos, path(ap, "POSITION")).components != 3)
+        fail(doc.name, path(ap, "POSITION") + " must be VEC3");
       const std::vector<float> positions = gltf::read_floats(doc, pos, path(ap, "POSITION"));
       const std::size_t vertex_count = positions.size() / 3;
       for (std::size_t v = 0; v < vertex_count; ++v) {
         mesh.positions.push_back({positions[v * 3], positions[v * 3 + 1], positions[v * 3 + 2]});
-        if (!is_finite(mesh.positions.back())) fail(doc.name, path(ap, "POSITION") + ": vertex " + std::to_string(v) + " is not finite");
+        if (!is_finite(mesh.positions.back()))
+          fail(doc.name, path(ap, "POSITION") + ": vertex " + std::to_string(v) + " is not finite");
       }
       auto optional_attribute = [&](const char* key, int components) -> std::vector<float> {
         const Json* a = gltf::find_member(attributes, key);
@@ -276,27 +322,34 @@ void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex
         const std::uint64_t acc = gltf::require_index(doc, *a, where);
         const auto shape = gltf::accessor_shape(doc, acc, where);
         if (shape.components != components || shape.count != vertex_count) {
-          fail(doc.name, where + ": expected " + std::to_string(vertex_count) + " elements of " + std::to_string(components) + " components");
+          fail(doc.name, where + ": expected " + std::to_string(vertex_count) + " elements of " +
+                             std::to_string(components) + " components");
         }
         return gltf::read_floats(doc, acc, where);
       };
       const std::vector<float> normals = optional_attribute("NORMAL", 3);
-      for (std::size_t v = 0; v * 3 < normals.size(); ++v) mesh.normals.push_back({normals[v * 3], normals[v * 3 + 1], normals[v * 3 + 2]});
+      for (std::size_t v = 0; v * 3 < normals.size(); ++v)
+        mesh.normals.push_back({normals[v * 3], normals[v * 3 + 1], normals[v * 3 + 2]});
       const std::vector<float> tangents = optional_attribute("TANGENT", 4);
-      for (std::size_t v = 0; v * 4 < tangents.size(); ++v) mesh.tangents.push_back({tangents[v * 4], tangents[v * 4 + 1], tangents[v * 4 + 2], tangents[v * 4 + 3]});
+      for (std::size_t v = 0; v * 4 < tangents.size(); ++v)
+        mesh.tangents.push_back(
+            {tangents[v * 4], tangents[v * 4 + 1], tangents[v * 4 + 2], tangents[v * 4 + 3]});
       const std::vector<float> uvs = optional_attribute("TEXCOORD_0", 2);
-      for (std::size_t v = 0; v * 2 < uvs.size(); ++v) mesh.uvs.push_back({uvs[v * 2], uvs[v * 2 + 1]});
+      for (std::size_t v = 0; v * 2 < uvs.size(); ++v)
+        mesh.uvs.push_back({uvs[v * 2], uvs[v * 2 + 1]});
 
       std::vector<std::uint32_t> indices;
       if (const Json* idx = gltf::find_member(prim, "indices")) {
         const std::string ip = path(pp, "indices");
         const std::uint64_t acc = gltf::require_index(doc, *idx, ip);
-        if (gltf::accessor_shape(doc, acc, ip).components != 1) fail(doc.name, ip + " must be SCALAR");
+        if (gltf::accessor_shape(doc, acc, ip).components != 1)
+          fail(doc.name, ip + " must be SCALAR");
         indices = gltf::read_uints(doc, acc, ip);
         for (std::size_t k = 0; k < indices.size(); ++k) {
           if (indices[k] >= vertex_count) {
-            fail(doc.name, ip + ": index " + std::to_string(k) + " = " + std::to_string(indices[k]) +
-                               " is out of range: the primitive has " + std::to_string(vertex_count) + " vertices");
+            fail(doc.name, ip + ": index " + std::to_string(k) + " = " +
+                               std::to_string(indices[k]) + " is out of range: the primitive has " +
+                               std::to_string(vertex_count) + " vertices");
           }
         }
       } else {
@@ -307,7 +360,8 @@ void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex
 
       if (skin >= 0) {
         read_influences(doc, attributes, ap, asset.skins[skin].joints.size(), mesh);
-        if (mesh.influence_offsets.empty()) asset.warnings.push_back(pp + ": skinned node without JOINTS_0/WEIGHTS_0");
+        if (mesh.influence_offsets.empty())
+          asset.warnings.push_back(pp + ": skinned node without JOINTS_0/WEIGHTS_0");
       } else if (gltf::find_member(attributes, "JOINTS_0")) {
         asset.warnings.push_back(pp + ": JOINTS_0 on a node without a skin; drawn rigid");
       }
@@ -316,8 +370,8 @@ void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex
   }
 }
 
-void read_animations(const Document& doc, Asset& asset, const std::vector<JointIndex>& joint_of_node,
-                     const NodeTable& nodes) {
+void read_animations(const Document& doc, Asset& asset,
+                     const std::vector<JointIndex>& joint_of_node, const NodeTable& nodes) {
   const std::size_t n = gltf::array_size(doc, "animations");
   for (std::size_t a = 0; a < n; ++a) {
     const std::string ap = path("animations", a);
@@ -327,7 +381,8 @@ void read_animations(const Document& doc, Asset& asset, const std::vector<JointI
     ClipBuilder builder(name);
     const Json& channels = gltf::require_member(doc, anim, "channels", ap);
     const Json& samplers = gltf::require_member(doc, anim, "samplers", ap);
-    if (!channels.is_array() || !samplers.is_array()) fail(doc.name, ap + ": channels and samplers must be arrays");
+    if (!channels.is_array() || !samplers.is_array())
+      fail(doc.name, ap + ": channels and samplers must be arrays");
     for (std::size_t c = 0; c < channels.size(); ++c) {
       const std::string cp = path(path(ap, "channels"), c);
       const Json& channel = channels[c];
@@ -340,22 +395,28 @@ void read_animations(const Document& doc, Asset& asset, const std::vector<JointI
       if (!node_json) continue;  // allowed: an extension supplies the target
       const std::uint64_t node = gltf::require_index(doc, *node_json, path(tp, "node"));
       if (node >= joint_of_node.size()) {
-        fail(doc.name, path(tp, "node") + " = " + std::to_string(node) + " is out of range: the file has " +
+        fail(doc.name, path(tp, "node") + " = " + std::to_string(node) +
+                           " is out of range: the file has " +
                            std::to_string(joint_of_node.size()) + " nodes");
       }
       TrackTarget track_target;
-      if (target_path == "translation") track_target = TrackTarget::kTranslation;
-      else if (target_path == "rotation") track_target = TrackTarget::kRotation;
-      else if (target_path == "scale") track_target = TrackTarget::kScale;
+      if (target_path == "translation")
+        track_target = TrackTarget::kTranslation;
+      else if (target_path == "rotation")
+        track_target = TrackTarget::kRotation;
+      else if (target_path == "scale")
+        track_target = TrackTarget::kScale;
       else if (target_path == "weights") {
         asset.warnings.push_back(cp + ": morph target weights are not animated");
         continue;
       } else {
         fail(doc.name, path(tp, "path") + " = '" + target_path + "' is unknown");
       }
-      const std::uint64_t sampler_index = gltf::require_index(doc, gltf::require_member(doc, channel, "sampler", cp), path(cp, "sampler"));
+      const std::uint64_t sampler_index = gltf::require_index(
+          doc, gltf::require_member(doc, channel, "sampler", cp), path(cp, "sampler"));
       if (sampler_index >= samplers.size()) {
-        fail(doc.name, path(cp, "sampler") + " = " + std::to_string(sampler_index) + " is out of range: the animation has " +
+        fail(doc.name, path(cp, "sampler") + " = " + std::to_string(sampler_index) +
+                           " is out of range: the animation has " +
                            std::to_string(samplers.size()) + " samplers");
       }
       const std::string sp = path(path(ap, "samplers"), sampler_index);
@@ -363,24 +424,33 @@ void read_animations(const Document& doc, Asset& asset, const std::vector<JointI
       Interpolation interpolation = Interpolation::kLinear;
       if (const Json* interp = gltf::find_member(sampler, "interpolation")) {
         const std::string s = interp->is_string() ? interp->get<std::string>() : "";
-        if (s == "STEP") interpolation = Interpolation::kStep;
-        else if (s == "LINEAR") interpolation = Interpolation::kLinear;
-        else if (s == "CUBICSPLINE") interpolation = Interpolation::kCubicSpline;
-        else fail(doc.name, path(sp, "interpolation") + " = " + interp->dump() + " is unknown");
+        if (s == "STEP")
+          interpolation = Interpolation::kStep;
+        else if (s == "LINEAR")
+          interpolation = Interpolation::kLinear;
+        else if (s == "CUBICSPLINE")
+          interpolation = Interpolation::kCubicSpline;
+        else
+          fail(doc.name, path(sp, "interpolation") + " = " + gltf::brief(*interp) + " is unknown");
       }
-      const std::uint64_t input = gltf::require_index(doc, gltf::require_member(doc, sampler, "input", sp), path(sp, "input"));
-      const std::uint64_t output = gltf::require_index(doc, gltf::require_member(doc, sampler, "output", sp), path(sp, "output"));
+      const std::uint64_t input = gltf::require_index(
+          doc, gltf::require_member(doc, sampler, "input", sp), path(sp, "input"));
+      const std::uint64_t output = gltf::require_index(
+          doc, gltf::require_member(doc, sampler, "output", sp), path(sp, "output"));
       const auto in_shape = gltf::accessor_shape(doc, input, path(sp, "input"));
-      if (in_shape.components != 1 || in_shape.component_type != 5126) fail(doc.name, path(sp, "input") + " must be SCALAR floats");
+      if (in_shape.components != 1 || in_shape.component_type != 5126)
+        fail(doc.name, path(sp, "input") + " must be SCALAR floats");
       const auto out_shape = gltf::accessor_shape(doc, output, path(sp, "output"));
       if (out_shape.components != static_cast<int>(components_of(track_target))) {
-        fail(doc.name, path(sp, "output") + ": " + out_shape.type + " for a " + target_path + " channel");
+        fail(doc.name,
+             path(sp, "output") + ": " + out_shape.type + " for a " + target_path + " channel");
       }
       const std::vector<float> times = gltf::read_floats(doc, input, path(sp, "input"));
       const std::vector<float> values = gltf::read_floats(doc, output, path(sp, "output"));
       const JointIndex joint = joint_of_node[node];
-      const Status st = builder.add_track(joint, nodes.joints[node].name, track_target, interpolation, times, values,
-                                          doc.name + ": " + cp + " (sampler " + std::to_string(sampler_index) + ")");
+      const Status st = builder.add_track(
+          joint, nodes.joints[node].name, track_target, interpolation, times, values,
+          doc.name + ": " + cp + " (sampler " + std::to_string(sampler_index) + ")");
       if (!st) throw gltf::GltfError(st.error().message);
     }
     Result<Clip> clip = builder.build(asset.skeleton.size(), doc.name + ": " + ap);
@@ -402,36 +472,80 @@ std::string json_error_place(std::span<const std::uint8_t> json, std::size_t byt
   return std::to_string(line) + ":" + std::to_string(column);
 }
 
-Asset read_document(std::span<const std::uint8_t> bytes, const std::string& name, const std::string& base_dir) {
+bool has_glb_extension(const std::string& name) {
+  if (name.size() < 4) return false;
+  std::string ext = name.substr(name.size() - 4);
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext == ".glb";
+}
+
+// Where a JSON parse fails (1-based byte count read, as parse_error::byte), for the failures
+// that do not carry it. Only run after a parse has failed.
+std::size_t json_error_byte(std::span<const std::uint8_t> json) {
+  struct Locator : nlohmann::json_sax<Json> {
+    std::size_t byte = 0;
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t position, const std::string&, const Json::exception&) override {
+      byte = position;
+      return false;
+    }
+  } locator;
+  Json::sax_parse(json.begin(), json.end(), &locator);
+  return locator.byte;
+}
+
+Asset read_document(std::span<const std::uint8_t> bytes, const std::string& name,
+                    const std::string& base_dir) {
   Document doc;
   doc.name = name;
   doc.base_dir = base_dir;
   std::span<const std::uint8_t> json_bytes = bytes;
   std::vector<std::uint8_t> bin;
-  const bool glb = gltf::has_glb_magic(bytes);
+  // A .glb name makes the content a GLB too, so a file cut inside the header reads "truncated".
+  const bool glb = gltf::has_glb_magic(bytes) || has_glb_extension(name);
+  bool has_bin = false;
   if (glb) {
     const gltf::GlbChunks chunks = gltf::split_glb(bytes, name);
     json_bytes = chunks.json;
     bin.assign(chunks.bin.begin(), chunks.bin.end());
-  } else if (name.size() >= 4 && name.substr(name.size() - 4) == ".glb") {
-    fail(name + ": byte 0", "wrong magic, not a binary glTF file");
+    has_bin = chunks.has_bin;
   }
   try {
     doc.json = Json::parse(json_bytes.begin(), json_bytes.end());
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
+    // Syntax errors are parse_errors with a byte; a number out of range ("1e400") is an
+    // out_of_range without one, so the place comes from a second, position-tracking pass.
     std::string what = e.what();
     const auto bracket = what.find("] ");
     if (bracket != std::string::npos) what = what.substr(bracket + 2);
-    fail(name + ":" + json_error_place(json_bytes, e.byte ? e.byte - 1 : 0), "JSON " + what);
+    // nlohmann quotes the last token read, which for a file cut inside a data URI is most of
+    // the file: keep the message short.
+    constexpr std::size_t kLongest = 200;
+    if (what.size() > kLongest) what = what.substr(0, kLongest) + "...";
+    const auto* pe = dynamic_cast<const nlohmann::json::parse_error*>(&e);
+    const std::size_t byte = pe ? pe->byte : json_error_byte(json_bytes);
+    fail(name + ":" + json_error_place(json_bytes, byte ? byte - 1 : 0), "JSON " + what);
   }
   if (!doc.json.is_object()) fail(name, "the top level is not a JSON object");
   const Json* asset_info = gltf::find_member(doc.json, "asset");
   const Json* version = asset_info ? gltf::find_member(*asset_info, "version") : nullptr;
   if (!version || !version->is_string()) fail(name, "asset.version is missing");
   if (version->get<std::string>().rfind("2.", 0) != 0) {
-    fail(name, "asset.version is " + version->get<std::string>() + "; only glTF 2.x is supported");
+    fail(name, "asset.version is " + gltf::brief(*version) + "; only glTF 2.x is supported");
   }
-  gltf::load_buffers(doc, glb ? &bin : nullptr);
+  gltf::load_buffers(doc, has_bin ? &bin : nullptr);
 
   Asset asset;
   asset.source = name;
@@ -441,7 +555,8 @@ Asset read_document(std::span<const std::uint8_t> bytes, const std::string& name
   if (!skeleton) throw gltf::GltfError(skeleton.error().message);
   asset.skeleton = std::move(skeleton).value();
   asset.source_index.assign(asset.skeleton.size(), -1);
-  for (std::size_t i = 0; i < joint_of_node.size(); ++i) asset.source_index[joint_of_node[i]] = static_cast<std::int64_t>(i);
+  for (std::size_t i = 0; i < joint_of_node.size(); ++i)
+    asset.source_index[joint_of_node[i]] = static_cast<std::int64_t>(i);
   read_skins(doc, asset, joint_of_node);
   read_meshes(doc, asset, joint_of_node);
   read_animations(doc, asset, joint_of_node, nodes);
@@ -450,7 +565,8 @@ Asset read_document(std::span<const std::uint8_t> bytes, const std::string& name
 
 }  // namespace
 
-Result<Asset> read_gltf(std::span<const std::uint8_t> bytes, const std::string& name, const std::string& base_dir) {
+Result<Asset> read_gltf(std::span<const std::uint8_t> bytes, const std::string& name,
+                        const std::string& base_dir) {
   try {
     return read_document(bytes, name, base_dir);
   } catch (const gltf::GltfError& e) {

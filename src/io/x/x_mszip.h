@@ -1,0 +1,25 @@
+// MSZIP, the compression of 'tzip' and 'bzip' .X files: after the 16-byte header a DWORD gives
+// the size of the uncompressed file, then blocks follow, each a WORD uncompressed size, a WORD
+// compressed size (counting the 'CK' signature), 'CK' and raw deflate data whose window carries
+// over from the previous block. Inflated with zlib.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace marrow::xfile {
+
+struct Inflated {
+  std::vector<std::uint8_t> bytes;  // the body that follows the header, uncompressed
+  std::uint32_t declared_size = 0;  // the size the file declares (with or without the header)
+};
+
+// `body` follows the 16-byte header, which starts at byte 0 of `file`. Throws XError naming
+// the byte offset of a damaged block. The output is capped at what deflate can produce from
+// the input (1032:1), so a hostile file cannot ask for unbounded memory.
+Inflated inflate_mszip(std::span<const std::uint8_t> body, const std::string& file);
+
+}  // namespace marrow::xfile
