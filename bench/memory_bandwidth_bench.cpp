@@ -16,7 +16,8 @@ void BM_MemcpyBandwidth(benchmark::State& state) {
     benchmark::ClobberMemory();
   }
   // Bytes read plus bytes written.
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * 2 * static_cast<std::int64_t>(bytes));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * 2 *
+                          static_cast<std::int64_t>(bytes));
 }
 // 256 KiB stays in cache; 256 MiB goes to DRAM.
 BENCHMARK(BM_MemcpyBandwidth)->Arg(256 << 10)->Arg(256 << 20)->Unit(benchmark::kMicrosecond);

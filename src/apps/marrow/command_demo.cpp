@@ -44,8 +44,8 @@ Clip demo_clip(const Skeleton& skeleton) {
   }
   std::vector<float> hips_times = {0.0f, 1.0f};
   std::vector<float> hips = {0, 1.0f, 0, 0, 1.05f, 0};
-  auto add = [&](const char* name, TrackTarget target, Interpolation interp, const std::vector<float>& t,
-                 const std::vector<float>& v) {
+  auto add = [&](const char* name, TrackTarget target, Interpolation interp,
+                 const std::vector<float>& t, const std::vector<float>& v) {
     const JointIndex j = *skeleton.find(name);
     if (!builder.add_track(j, name, target, interp, t, v, "demo")) std::abort();
   };
@@ -58,8 +58,9 @@ Clip demo_clip(const Skeleton& skeleton) {
 int run_demo() {
   const Skeleton skeleton = demo_skeleton();
   const Clip clip = demo_clip(skeleton);
-  std::cout << "marrow demo: a " << skeleton.size() << "-joint arm playing clip '" << clip.name() << "' ("
-            << clip.duration() << " s, " << clip.tracks().size() << " tracks), looped for 2 s at 10 fps\n\n";
+  std::cout << "marrow demo: a " << skeleton.size() << "-joint arm playing clip '" << clip.name()
+            << "' (" << clip.duration() << " s, " << clip.tracks().size()
+            << " tracks), looped for 2 s at 10 fps\n\n";
   std::vector<Transform> local(skeleton.size());
   std::vector<Mat4> model(skeleton.size());
   SamplingCursor cursor(clip);
@@ -67,11 +68,12 @@ int run_demo() {
   std::cout << std::fixed << std::setprecision(3) << "    time    hand position (x, y, z)\n";
   for (int frame = 0; frame <= 20; ++frame) {
     const float t = frame * 0.1f;
-    sample(clip, skeleton.rest_pose(), wrap_time(t, clip.duration(), WrapMode::kLoop), cursor, local);
+    sample(clip, skeleton.rest_pose(), wrap_time(t, clip.duration(), WrapMode::kLoop), cursor,
+           local);
     local_to_model(skeleton, local, model);
     const Vec3 p = model[hand].translation();
-    std::cout << "  " << std::setw(6) << t << "    (" << std::setw(6) << p.x << ", " << std::setw(6) << p.y
-              << ", " << std::setw(6) << p.z << ")\n";
+    std::cout << "  " << std::setw(6) << t << "    (" << std::setw(6) << p.x << ", " << std::setw(6)
+              << p.y << ", " << std::setw(6) << p.z << ")\n";
   }
 
   // What a frame costs, stage by stage, over many frames at 60 Hz.
@@ -80,19 +82,23 @@ int run_demo() {
   Clock::duration sampling{}, hierarchy{};
   for (int frame = 0; frame < kFrames; ++frame) {
     const auto t0 = Clock::now();
-    sample(clip, skeleton.rest_pose(), wrap_time(frame / 60.0f, clip.duration(), WrapMode::kLoop), cursor, local);
+    sample(clip, skeleton.rest_pose(), wrap_time(frame / 60.0f, clip.duration(), WrapMode::kLoop),
+           cursor, local);
     const auto t1 = Clock::now();
     local_to_model(skeleton, local, model);
     sampling += t1 - t0;
     hierarchy += Clock::now() - t1;
   }
-  auto ns = [](Clock::duration d) { return std::chrono::duration<double, std::nano>(d).count() / kFrames; };
-  std::cout << "\nper frame (mean of " << kFrames << " frames, timer overhead included):\n"
-            << "  sample          " << std::setprecision(0) << ns(sampling) << " ns\n"
-            << "  local-to-model  " << ns(hierarchy) << " ns\n"
-            << "\nTry a file of your own:\n"
-            << "  build/bin/marrow info ../shared/assets/gltf/Soldier.glb\n"
-            << "  build/bin/marrow pose ../shared/assets/gltf/Soldier.glb --clip Walk --times 0,0.5\n";
+  auto ns = [](Clock::duration d) {
+    return std::chrono::duration<double, std::nano>(d).count() / kFrames;
+  };
+  std::cout
+      << "\nper frame (mean of " << kFrames << " frames, timer overhead included):\n"
+      << "  sample          " << std::setprecision(0) << ns(sampling) << " ns\n"
+      << "  local-to-model  " << ns(hierarchy) << " ns\n"
+      << "\nTry a file of your own:\n"
+      << "  build/bin/marrow info ../shared/assets/gltf/Soldier.glb\n"
+      << "  build/bin/marrow pose ../shared/assets/gltf/Soldier.glb --clip Walk --times 0,0.5\n";
   return 0;
 }
 

@@ -15,15 +15,17 @@ struct InfoOptions {
 
 void print_tree(const Asset& asset) {
   const Skeleton& s = asset.skeleton;
-  std::cout << "nodes: " << s.size() << " (" << "* = skin joint)\n";
+  std::cout << "nodes: " << s.size() << " ("
+            << "* = skin joint)\n";
   std::vector<int> depth(s.size(), 0);
   for (std::size_t j = 0; j < s.size(); ++j) {
     if (s.parent(j) != kNoParent) depth[j] = depth[s.parent(j)] + 1;
     const Transform& r = s.rest_pose()[j];
     std::cout << "  " << std::string(static_cast<std::size_t>(depth[j]) * 2, ' ')
               << (asset.is_skin_joint(static_cast<JointIndex>(j)) ? "* " : "- ")
-              << (s.name(j).empty() ? "(unnamed)" : s.name(j)) << "  [node " << asset.source_index[j]
-              << "]  t=(" << r.translation.x << ", " << r.translation.y << ", " << r.translation.z << ")\n";
+              << (s.name(j).empty() ? "(unnamed)" : s.name(j)) << "  [node "
+              << asset.source_index[j] << "]  t=(" << r.translation.x << ", " << r.translation.y
+              << ", " << r.translation.z << ")\n";
   }
 }
 
@@ -40,7 +42,8 @@ void print_clips(const Asset& asset) {
       joints.insert(t.joint);
     }
     std::cout << "  [" << c << "] '" << clip.name() << "'  " << clip.duration() << " s, "
-              << clip.tracks().size() << " channels on " << joints.size() << " joints, " << keys << " keys,";
+              << clip.tracks().size() << " channels on " << joints.size() << " joints, " << keys
+              << " keys,";
     for (auto i : interpolations) std::cout << " " << i;
     if (clip.ticks_per_second() > 0) std::cout << ", " << clip.ticks_per_second() << " ticks/s";
     std::cout << "\n";
@@ -50,17 +53,21 @@ void print_clips(const Asset& asset) {
 void print_meshes(const Asset& asset) {
   std::cout << "skins: " << asset.skins.size() << "\n";
   for (std::size_t s = 0; s < asset.skins.size(); ++s) {
-    std::cout << "  [" << s << "] '" << asset.skins[s].name << "'  " << asset.skins[s].joints.size() << " joints\n";
+    std::cout << "  [" << s << "] '" << asset.skins[s].name << "'  " << asset.skins[s].joints.size()
+              << " joints\n";
   }
   std::cout << "meshes: " << asset.meshes.size() << "\n";
   for (std::size_t m = 0; m < asset.meshes.size(); ++m) {
     const SkinnedMesh& mesh = asset.meshes[m];
     std::cout << "  [" << m << "] '" << mesh.name << "'  " << mesh.vertex_count() << " vertices, "
               << mesh.indices.size() / 3 << " triangles";
-    if (mesh.skin >= 0) std::cout << ", skin " << mesh.skin << ", up to " << mesh.max_influences() << " influences";
-    else std::cout << ", rigid";
-    std::cout << (mesh.normals.empty() ? "" : ", normals") << (mesh.tangents.empty() ? "" : ", tangents")
-              << (mesh.uvs.empty() ? "" : ", uvs") << "\n";
+    if (mesh.skin >= 0)
+      std::cout << ", skin " << mesh.skin << ", up to " << mesh.max_influences() << " influences";
+    else
+      std::cout << ", rigid";
+    std::cout << (mesh.normals.empty() ? "" : ", normals")
+              << (mesh.tangents.empty() ? "" : ", tangents") << (mesh.uvs.empty() ? "" : ", uvs")
+              << "\n";
   }
 }
 
@@ -68,7 +75,8 @@ void print_meshes(const Asset& asset) {
 
 void add_info_command(CLI::App& app, std::function<int()>& run) {
   auto options = std::make_shared<InfoOptions>();
-  CLI::App* cmd = app.add_subcommand("info", "Show the node tree, clips, meshes and skins of a file");
+  CLI::App* cmd =
+      app.add_subcommand("info", "Show the node tree, clips, meshes and skins of a file");
   cmd->add_option("file", options->file, "A .gltf or .glb file")->required();
   cmd->callback([options, &run] {
     run = [options] {

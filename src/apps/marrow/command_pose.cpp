@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "layers.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/pose_dump.h"
 
@@ -16,6 +17,7 @@ struct PoseOptions {
   std::string times = "0";
   std::string format = "text";
   std::string wrap = "clamp";
+  std::vector<std::string> layers;
 };
 
 bool parse_times(const std::string& text, std::vector<float>& times, std::string& bad) {
@@ -36,10 +38,13 @@ bool parse_times(const std::string& text, std::vector<float>& times, std::string
 int run_pose(const PoseOptions& o) {
   std::vector<float> times;
   std::string bad;
-  if (!parse_times(o.times, times, bad)) return report_error("--times: '" + bad + "' is not a time in seconds");
+  if (!parse_times(o.times, times, bad))
+    return report_error("--times: '" + bad + "' is not a time in seconds");
   WrapMode wrap = WrapMode::kClamp;
-  if (o.wrap == "loop") wrap = WrapMode::kLoop;
-  else if (o.wrap == "pingpong") wrap = WrapMode::kPingPong;
+  if (o.wrap == "loop")
+    wrap = WrapMode::kLoop;
+  else if (o.wrap == "pingpong")
+    wrap = WrapMode::kPingPong;
 
   Result<Asset> asset = load_asset(o.file);
   if (!asset) return report_error(asset.error().message);
@@ -49,16 +54,39 @@ int run_pose(const PoseOptions& o) {
     if (!found) {
       std::string names;
       for (const Clip& c : asset->clips) names += (names.empty() ? "" : ", ") + c.name();
-      return report_error(o.file + ": no clip '" + o.clip + "' (clips: " + (names.empty() ? "none" : names) + ")");
+      return report_error(o.file + ": no clip '" + o.clip +
+                          "' (clips: " + (names.empty() ? "none" : names) + ")");
     }
     clip_index = static_cast<int>(*found);
   } else if (!asset->clips.empty()) {
     clip_index = 0;
   }
-  const PoseSamples samples = sample_world(*asset, clip_index, times, wrap);
+  PoseSamples samples;
+  if (o.layers.empty()) {
+    samples = sample_world(*asset, clip_index, times, wrap);
+  } else {
+    // --clip, when given too, is the first normal layer at weight 1.
+    std::vector<LayerSpec> specs;
+    if (!o.clip.empty()) {
+      LayerSpec base;
+      base.clip = o.clip;
+      specs.push_back(base);
+    }
+    for (const std::string& text : o.layers) {
+      Result<LayerSpec> spec = parse_layer(text);
+      if (!spec) return report_error(spec.error().message);
+      specs.push_back(std::move(spec).value());
+    }
+    Result<LayerStack> stack = LayerStack::build(*asset, specs);
+    if (!stack) return report_error(stack.error().message);
+    clip_index = static_cast<int>(stack->first_clip());
+    samples = stack->sample(times, wrap);
+  }
   std::ostringstream out;  // printed whole, so an error never leaves half a document
-  if (o.format == "json") write_pose_json(out, *asset, clip_index, samples);
-  else write_pose_text(out, *asset, clip_index, samples);
+  if (o.format == "json")
+    write_pose_json(out, *asset, clip_index, samples);
+  else
+    write_pose_text(out, *asset, clip_index, samples);
   std::cout << out.str();
   return 0;
 }
@@ -67,13 +95,18 @@ int run_pose(const PoseOptions& o) {
 
 void add_pose_command(CLI::App& app, std::function<int()>& run) {
   auto options = std::make_shared<PoseOptions>();
-  CLI::App* cmd = app.add_subcommand("pose", "Print every node's global transform at given times of a clip");
+  CLI::App* cmd =
+      app.add_subcommand("pose", "Print every node's global transform at given times of a clip");
   cmd->add_option("file", options->file, "A .gltf or .glb file")->required();
   cmd->add_option("--clip", options->clip, "Clip name or index (default: the first clip)");
   cmd->add_option("--times", options->times, "Comma-separated times in seconds (default 0)");
-  cmd->add_option("--format", options->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--format", options->format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--wrap", options->wrap, "Times past the clip: clamp, loop or pingpong")
       ->check(CLI::IsMember({"clamp", "loop", "pingpong"}));
+  cmd->add_option("--layer", options->layers,
+                  "Blend layer CLIP[:weight=W][:mode=normal|override|additive]"
+                  "[:mask=ROOT|!ROOT|auto][:time=T][:ref=rest|T] (repeatable)");
   cmd->callback([options, &run] { run = [options] { return run_pose(*options); }; });
 }
 

@@ -1,0 +1,171 @@
+#include "layers.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "marrow/pose/additive.h"
+#include "marrow/pose/blend.h"
+#include "marrow/pose/local_to_model.h"
+#include "marrow/pose/mask.h"
+
+namespace marrow::cli {
+namespace {
+
+constexpr const char* kKeys[] = {"weight", "mode", "mask", "time", "ref"};
+
+// Position of the next ":key=" at or after `from`, for any known key.
+std::size_t next_key(const std::string& text, std::size_t from) {
+  std::size_t best = std::string::npos;
+  for (const char* key : kKeys) {
+    const std::size_t at = text.find(":" + std::string(key) + "=", from);
+    if (at < best) best = at;
+  }
+  return best;
+}
+
+std::optional<float> parse_float(const std::string& s) {
+  char* end = nullptr;
+  const float v = std::strtof(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+Result<LayerSpec> parse_layer(const std::string& text) {
+  const std::string where = "--layer '" + text + "'";
+  LayerSpec spec;
+  std::size_t at = next_key(text, 0);
+  spec.clip = text.substr(0, at);
+  if (spec.clip.empty()) return make_error(where, "names no clip");
+  while (at != std::string::npos) {
+    const std::size_t eq = text.find('=', at);
+    const std::string key = text.substr(at + 1, eq - at - 1);
+    const std::size_t next = next_key(text, eq);
+    const std::string value =
+        text.substr(eq + 1, next == std::string::npos ? std::string::npos : next - eq - 1);
+    if (key == "weight" || key == "time" || key == "ref") {
+      if (key == "ref" && value == "rest") {
+        spec.reference_time.reset();
+      } else {
+        const auto v = parse_float(value);
+        if (!v) return make_error(where, key + "='" + value + "' is not a number");
+        if (key == "weight")
+          spec.weight = *v;
+        else if (key == "time")
+          spec.time = *v;
+        else
+          spec.reference_time = *v;
+      }
+    } else if (key == "mode") {
+      if (value == "normal")
+        spec.mode = LayerMode::kNormal;
+      else if (value == "override")
+        spec.mode = LayerMode::kOverride;
+      else if (value == "additive")
+        spec.mode = LayerMode::kAdditive;
+      else
+        return make_error(where, "mode='" + value + "' is not normal, override or additive");
+    } else if (key == "mask") {
+      if (value.empty() || value == "!") return make_error(where, "mask= names no joint");
+      spec.mask = value;
+    }
+    at = next;
+  }
+  return spec;
+}
+
+Result<LayerStack> LayerStack::build(const Asset& asset, const std::vector<LayerSpec>& specs) {
+  if (specs.empty()) return make_error(asset.source, "no layers");
+  LayerStack stack;
+  stack.asset_ = &asset;
+  const Skeleton& skeleton = asset.skeleton;
+  for (const LayerSpec& spec : specs) {
+    Layer layer;
+    layer.spec = spec;
+    const auto clip = asset.find_clip(spec.clip);
+    if (!clip) return make_error(asset.source, "--layer: no clip '" + spec.clip + "'");
+    layer.clip = *clip;
+    const Clip& source = asset.clips[*clip];
+    if (spec.mask == "auto") {
+      auto mask = mask_from_clip(skeleton, source, skeleton.rest_pose());
+      if (!mask) return mask.error();
+      layer.mask = std::move(mask).value();
+    } else if (!spec.mask.empty()) {
+      const bool inverse = spec.mask[0] == '!';
+      auto mask = mask_from_subtree(skeleton, inverse ? spec.mask.substr(1) : spec.mask);
+      if (!mask)
+        return make_error(asset.source, "--layer " + spec.clip + ": " + mask.error().message);
+      layer.mask = inverse ? mask_inverse(*mask) : std::move(mask).value();
+    }
+    if (spec.mode == LayerMode::kAdditive) {
+      std::vector<Transform> reference(skeleton.rest_pose().begin(), skeleton.rest_pose().end());
+      if (spec.reference_time) {
+        auto sampled = sample_reference_pose(skeleton, source, *spec.reference_time);
+        if (!sampled) return sampled.error();
+        reference = std::move(sampled).value();
+      }
+      auto additive = make_additive_clip(source, skeleton, reference);
+      if (!additive) return additive.error();
+      layer.additive = std::move(additive).value();
+    }
+    stack.layers_.push_back(std::move(layer));
+  }
+  for (LayerMode mode : {LayerMode::kNormal, LayerMode::kOverride, LayerMode::kAdditive}) {
+    const auto count = std::count_if(specs.begin(), specs.end(),
+                                     [&](const LayerSpec& s) { return s.mode == mode; });
+    if (static_cast<std::size_t>(count) > kMaxBlendLayers) {
+      return make_error(asset.source,
+                        "more than " + std::to_string(kMaxBlendLayers) + " layers of one mode");
+    }
+  }
+  return stack;
+}
+
+PoseSamples LayerStack::sample(std::span<const float> times, WrapMode wrap) const {
+  const Skeleton& skeleton = asset_->skeleton;
+  const std::size_t n = skeleton.size();
+  // Buffers made once; the per-time loop below is what a game does each frame.
+  std::vector<std::vector<Transform>> poses(layers_.size(), std::vector<Transform>(n));
+  const std::vector<Transform> identity(n);
+  std::vector<SamplingCursor> cursors(layers_.size());
+  std::vector<BlendLayer> normal, override_layers, additive;
+  for (std::size_t i = 0; i < layers_.size(); ++i) {
+    const Layer& layer = layers_[i];
+    cursors[i].bind(layer.additive ? *layer.additive : asset_->clips[layer.clip]);
+    BlendLayer blend{poses[i], layer.spec.weight, layer.mask};
+    if (layer.spec.mode == LayerMode::kNormal)
+      normal.push_back(blend);
+    else if (layer.spec.mode == LayerMode::kOverride)
+      override_layers.push_back(blend);
+    else
+      additive.push_back(blend);
+  }
+  std::vector<Transform> blended(n);
+  PoseSamples samples;
+  samples.times.assign(times.begin(), times.end());
+  for (float t : times) {
+    for (std::size_t i = 0; i < layers_.size(); ++i) {
+      const Layer& layer = layers_[i];
+      const Clip& clip = layer.additive ? *layer.additive : asset_->clips[layer.clip];
+      const float local_time = wrap_time(layer.spec.time.value_or(t), clip.duration(), wrap);
+      // Additive clips hold deltas: channels without a track must read as "no change".
+      marrow::sample(clip,
+                     layer.additive ? std::span<const Transform>(identity) : skeleton.rest_pose(),
+                     local_time, cursors[i], poses[i]);
+    }
+    BlendJob job;
+    job.rest_pose = skeleton.rest_pose();
+    job.layers = normal;
+    job.overrides = override_layers;
+    job.additives = additive;
+    job.output = blended;
+    job.run();
+    std::vector<Mat4> world(n);
+    local_to_model(skeleton, blended, world);
+    samples.world.push_back(std::move(world));
+  }
+  return samples;
+}
+
+}  // namespace marrow::cli

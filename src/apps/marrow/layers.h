@@ -1,0 +1,50 @@
+// `--layer CLIP[:weight=W][:mode=normal|override|additive][:mask=ROOT|!ROOT|auto][:time=T]
+// [:ref=rest|T]`: a blend stack described on the command line, and its evaluation.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "marrow/base/error.h"
+#include "marrow/clip/sampling.h"
+#include "marrow/io/asset.h"
+#include "marrow/io/pose_dump.h"
+
+namespace marrow::cli {
+
+enum class LayerMode { kNormal, kOverride, kAdditive };
+
+struct LayerSpec {
+  std::string clip;  // name or index
+  float weight = 1;
+  LayerMode mode = LayerMode::kNormal;
+  std::string mask;                     // "", a subtree root, "!root" for its inverse, or "auto"
+  std::optional<float> time;            // a fixed time instead of the sample times
+  std::optional<float> reference_time;  // additive reference: a frame of the clip, else rest
+};
+
+// Parses one --layer value. Joint names may contain ':' (Mixamo's "mixamorig:Hips"), so the
+// value is split only before the known keys.
+Result<LayerSpec> parse_layer(const std::string& text);
+
+// A blend stack resolved against an asset: clips found, masks and additive clips built.
+class LayerStack {
+ public:
+  static Result<LayerStack> build(const Asset& asset, const std::vector<LayerSpec>& specs);
+  // Global transforms at each time (each layer at its own fixed time when it has one).
+  PoseSamples sample(std::span<const float> times, WrapMode wrap) const;
+  std::size_t first_clip() const { return layers_.front().clip; }
+
+ private:
+  struct Layer {
+    LayerSpec spec;
+    std::size_t clip = 0;
+    std::vector<float> mask;
+    std::optional<Clip> additive;  // the delta clip, for additive layers
+  };
+  const Asset* asset_ = nullptr;
+  std::vector<Layer> layers_;
+};
+
+}  // namespace marrow::cli
