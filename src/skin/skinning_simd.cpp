@@ -19,7 +19,6 @@ namespace marrow::detail {
 namespace {
 
 using v4 = float __attribute__((vector_size(16)));
-using v4i = int __attribute__((vector_size(16)));
 
 #define MARROW_INLINE [[gnu::always_inline]] inline
 
@@ -35,10 +34,10 @@ MARROW_INLINE v4 splat(float x) {
   return v4{x, x, x, x};
 }
 MARROW_INLINE v4 yzx(v4 a) {
-  return __builtin_shuffle(a, v4i{1, 2, 0, 3});
+  return __builtin_shufflevector(a, a, 1, 2, 0, 3);
 }
 MARROW_INLINE v4 zxy(v4 a) {
-  return __builtin_shuffle(a, v4i{2, 0, 1, 3});
+  return __builtin_shufflevector(a, a, 2, 0, 1, 3);
 }
 MARROW_INLINE v4 cross(v4 a, v4 b) {
   return yzx(a) * zxy(b) - zxy(a) * yzx(b);
@@ -132,9 +131,9 @@ MARROW_INLINE void dqs_group(const KernelArgs& a, const DqsJoint* palette,
         // Columns with a zero 4th lane (a neighbour's value there could underflow when
         // squared); stretch[6..8] is loaded from [5] so the read stays inside the joint.
         const v4 aw = splat(w), zero{};
-        s_0 += aw * __builtin_shuffle(load4(&j.stretch[0]), zero, v4i{0, 1, 2, 4});
-        s_1 += aw * __builtin_shuffle(load4(&j.stretch[3]), zero, v4i{0, 1, 2, 4});
-        s_2 += aw * __builtin_shuffle(load4(&j.stretch[5]), zero, v4i{1, 2, 3, 4});
+        s_0 += aw * __builtin_shufflevector(load4(&j.stretch[0]), zero, 0, 1, 2, 4);
+        s_1 += aw * __builtin_shufflevector(load4(&j.stretch[3]), zero, 0, 1, 2, 4);
+        s_2 += aw * __builtin_shufflevector(load4(&j.stretch[5]), zero, 1, 2, 3, 4);
       }
     }
     const v4 rr = real * real;
