@@ -115,16 +115,14 @@ MARROW_INLINE void dqs_group(const KernelArgs& a, const DqsJoint* palette,
   float* out_p = &a.positions[0].x;
   float* out_n = a.normals ? &a.normals[0].x : nullptr;
   for (std::size_t s = s0; s < s1; ++s, joints += k, weights += k) {
-    const DqsJoint& first = palette[joints[0]];
-    const v4 pivot = load4(&first.dq.real.x);
+    const Quat pivot = palette[joints[0]].dq.real;
     v4 real{}, dual{}, s_0{}, s_1{}, s_2{};
     for (std::size_t i = 0; i < k; ++i) {
       const DqsJoint& j = palette[joints[i]];
       const v4 q = load4(&j.dq.real.x);
-      const v4 qp = q * pivot;
       const float w = weights[i];
-      // Hemisphere alignment with the strongest influence.
-      const v4 sw = splat(qp[0] + qp[1] + qp[2] + qp[3] < 0 ? -w : w);
+      // Hemisphere alignment with the strongest influence (scalar: no horizontal add).
+      const v4 sw = splat(dot(j.dq.real, pivot) < 0 ? -w : w);
       real += sw * q;
       dual += sw * load4(&j.dq.dual.x);
       if constexpr (!kRigid) {
