@@ -275,5 +275,26 @@ TEST(SkinKernels, MirroredJointFlipsNormalsLikeTheInverseTranspose) {
   }
 }
 
+TEST(SkinKernels, ZeroScaleJointCollapsesWithoutNaN) {
+  // Animators hide parts by scaling a joint to zero: its vertices collapse onto the joint's
+  // origin, and normals that no longer exist come out as zero, never NaN.
+  const SkinnedMesh m = one_vertex({1, 2, 3}, {0, 0, 1}, {0}, {1});
+  auto built = SkinningMesh::build(m, 1);
+  ASSERT_TRUE(built.ok());
+  const std::vector<Mat4> palette{mat4_from_trs({4, 5, 6}, Quat::identity(), {0, 0, 0})};
+  std::vector<DqsJoint> dq(1);
+  ASSERT_TRUE(compute_dual_quat_palette(palette, dq));
+  for (int fast = 0; fast < 2; ++fast) {
+    for (SkinningMethod method : {SkinningMethod::kLinear, SkinningMethod::kDualQuaternion}) {
+      Frame f(1);
+      ASSERT_TRUE(fast ? skin(built.value(), palette, method, {f.positions, f.normals, {}})
+                       : skin_reference(built.value(), palette, method,
+                                        {f.positions, f.normals, {}}, 0, 1));
+      EXPECT_EQ(f.positions[0], (Vec3{4, 5, 6}));
+      EXPECT_EQ(f.normals[0], (Vec3{0, 0, 0}));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace marrow
