@@ -73,30 +73,31 @@ Result<SkinningMesh> SkinningMesh::build(const SkinnedMesh& mesh, std::size_t sk
   std::vector<std::size_t> first(n + 1, 0);
   std::vector<std::pair<std::uint16_t, float>> list;
   for (std::size_t v = 0; v < n; ++v) {
-    const std::string vwhere = where + ": vertex " + std::to_string(v);
+    // Built only on failure: a string per vertex would dominate setup on big meshes.
+    auto vwhere = [&] { return where + ": vertex " + std::to_string(v); };
     const std::uint32_t b = mesh.influence_offsets[v], e = mesh.influence_offsets[v + 1];
     if (e < b || e > mesh.influence_joints.size())
-      return make_error(vwhere, "influence offsets decrease or run past the influence arrays");
-    if (!is_finite(mesh.positions[v])) return make_error(vwhere, "position is not finite");
+      return make_error(vwhere(), "influence offsets decrease or run past the influence arrays");
+    if (!is_finite(mesh.positions[v])) return make_error(vwhere(), "position is not finite");
     list.clear();
     for (std::uint32_t i = b; i < e; ++i) {
       const std::uint16_t j = mesh.influence_joints[i];
       const float w = mesh.influence_weights[i];
-      if (!std::isfinite(w)) return make_error(vwhere, "has a non-finite weight");
-      if (w < 0) return make_error(vwhere, "has a negative weight " + std::to_string(w));
+      if (!std::isfinite(w)) return make_error(vwhere(), "has a non-finite weight");
+      if (w < 0) return make_error(vwhere(), "has a negative weight " + std::to_string(w));
       if (j >= skin_joint_count)
-        return make_error(vwhere, "uses skin joint " + std::to_string(j) + " but the skin has " +
-                                      std::to_string(skin_joint_count));
+        return make_error(vwhere(), "uses skin joint " + std::to_string(j) + " but the skin has " +
+                                        std::to_string(skin_joint_count));
       if (w > 0) list.emplace_back(j, w);
     }
-    if (list.empty()) return make_error(vwhere, "has no influence with a weight above zero");
+    if (list.empty()) return make_error(vwhere(), "has no influence with a weight above zero");
     std::stable_sort(list.begin(), list.end(),
                      [](const auto& a, const auto& c) { return a.second > c.second; });
     if (max_influences > 0 && list.size() > max_influences) list.resize(max_influences);
     double sum = 0;
     for (const auto& p : list) sum += p.second;
     if (!(sum > 0) || !std::isfinite(sum))
-      return make_error(vwhere, "weights do not sum to a finite positive value");
+      return make_error(vwhere(), "weights do not sum to a finite positive value");
     for (auto& p : list) all.emplace_back(p.first, static_cast<float>(p.second / sum));
     counts[v] = static_cast<std::uint32_t>(list.size());
     first[v + 1] = all.size();
