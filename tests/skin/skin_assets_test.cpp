@@ -21,6 +21,7 @@ namespace {
 struct AssetCase {
   const char* path;
   bool rest_is_bind;  // the file's node rest pose is its bind pose
+  friend void PrintTo(const AssetCase& c, std::ostream* os) { *os << c.path; }
 };
 
 std::string shared(const char* rel) {
