@@ -38,7 +38,8 @@ std::string mesh_label(const SkinnedMesh& mesh) {
 }  // namespace
 
 Result<SkinningMesh> SkinningMesh::build(const SkinnedMesh& mesh, std::size_t skin_joint_count,
-                                         std::size_t max_influences) {
+                                         std::size_t max_influences,
+                                         UnweightedVertices unweighted) {
   const std::string where = mesh_label(mesh);
   const std::size_t n = mesh.vertex_count();
   if (n == 0) return make_error(where, "has no vertices");
@@ -90,7 +91,13 @@ Result<SkinningMesh> SkinningMesh::build(const SkinnedMesh& mesh, std::size_t sk
                                         std::to_string(skin_joint_count));
       if (w > 0) list.emplace_back(j, w);
     }
-    if (list.empty()) return make_error(vwhere(), "has no influence with a weight above zero");
+    if (list.empty()) {
+      if (unweighted == UnweightedVertices::kError)
+        return make_error(vwhere(), "has no influence with a weight above zero");
+      counts[v] = 0;  // a group of its own that keeps the stored vertex
+      first[v + 1] = all.size();
+      continue;
+    }
     std::stable_sort(list.begin(), list.end(),
                      [](const auto& a, const auto& c) { return a.second > c.second; });
     if (max_influences > 0 && list.size() > max_influences) list.resize(max_influences);
@@ -146,6 +153,7 @@ Result<SkinningMesh> SkinningMesh::build(const SkinnedMesh& mesh, std::size_t sk
       d.weights.push_back(all[i].second);
       d.joint_bounds[all[i].first].extend(mesh.positions[v]);
     }
+    if (k == 0) d.unweighted_bounds.extend(mesh.positions[v]);
   }
   d.groups.back().end = n;
   d.weights.push_back(0);
@@ -172,6 +180,7 @@ Aabb conservative_skinned_bounds(const SkinningMesh& mesh, std::span<const Mat4>
   const SkinningMesh::Data& d = mesh.data();
   Aabb box;
   if (palette.size() < d.skin_joint_count) return box;
+  box.extend(d.unweighted_bounds);  // vertices that never move
   for (std::size_t j = 0; j < d.skin_joint_count; ++j) {
     const Aabb& b = d.joint_bounds[j];
     if (b.empty()) continue;
