@@ -163,6 +163,22 @@ TEST(SkinKernels, RangesAndThreadsGiveTheSameResult) {
     EXPECT_EQ(whole.positions, threaded.positions);
     EXPECT_EQ(whole.tangents, threaded.tangents);
   }
+  // The dual-quaternion palette overload, converted once and shared by every range.
+  std::vector<DqsJoint> dq(c.palette.size());
+  ASSERT_TRUE(compute_dual_quat_palette(c.palette, dq));
+  Frame whole(5000), threaded(5000);
+  ASSERT_TRUE(skin(mesh, std::span<const DqsJoint>(dq), whole.out(), 0, 5000));
+  ThreadPool pool(2);
+  ASSERT_TRUE(skin_parallel(pool, mesh, std::span<const DqsJoint>(dq),
+                            SkinningMethod::kDualQuaternion, threaded.out(), 1000));
+  EXPECT_EQ(whole.positions, threaded.positions);
+  EXPECT_EQ(whole.normals, threaded.normals);
+  // A grain of 0 or a short output is refused.
+  EXPECT_FALSE(skin_parallel(pool, mesh, std::span<const DqsJoint>(dq),
+                             SkinningMethod::kDualQuaternion, threaded.out(), 0));
+  std::vector<Vec3> short_positions(10);
+  EXPECT_FALSE(skin_parallel(pool, mesh, std::span<const Mat4>(c.palette), SkinningMethod::kLinear,
+                             {short_positions, {}, {}}));
 }
 
 TEST(SkinKernels, NormalsUseInverseTransposeUnderNonUniformScale) {
