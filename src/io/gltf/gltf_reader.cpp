@@ -8,6 +8,7 @@
 #include <map>
 
 #include "accessors.h"
+#include "common/file_bytes.h"
 #include "glb_container.h"
 #include "gltf_error.h"
 #include "marrow/clip/clip_builder.h"
@@ -579,17 +580,10 @@ Result<Asset> read_gltf(std::span<const std::uint8_t> bytes, const std::string& 
 }
 
 Result<Asset> read_gltf(const std::string& file) {
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(file, ec);
-  if (ec) return Error{file + ": cannot open (" + ec.message() + ")"};
-  if (size > (1ull << 31)) return Error{file + ": file is larger than 2 GiB"};
-  std::ifstream in(file, std::ios::binary);
-  std::vector<std::uint8_t> bytes(size);
-  if (!in || !in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size))) {
-    return Error{file + ": cannot read"};
-  }
+  Result<std::vector<std::uint8_t>> bytes = io::read_file_bytes(file);
+  if (!bytes) return bytes.error();
   const std::string base_dir = std::filesystem::path(file).parent_path().string();
-  return read_gltf(bytes, file, base_dir);
+  return read_gltf(*bytes, file, base_dir);
 }
 
 }  // namespace marrow
