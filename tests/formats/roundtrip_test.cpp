@@ -9,7 +9,9 @@ namespace {
 
 using namespace marrow;
 
-void expect_round_trip(const std::string& source) {
+// `validate`: also run the glTF validator on the final .glb (the GltfExport tests validate every
+// asset's direct export already; this one costs a node start).
+void expect_round_trip(const std::string& source, bool validate = false) {
   MARROW_REQUIRE_FILE(source);
   Result<Asset> original = load_asset(source);
   ASSERT_TRUE(original.ok()) << original.error().message;
@@ -20,7 +22,6 @@ void expect_round_trip(const std::string& source) {
   ASSERT_TRUE(from_archive.ok()) << from_archive.error().message;
   const Status st = save_asset(*from_archive, glb);
   ASSERT_TRUE(st.ok()) << st.error().message;
-  MARROW_EXPECT_VALID_GLTF(glb);
   Result<Asset> final_asset = read_gltf(glb);
   ASSERT_TRUE(final_asset.ok()) << final_asset.error().message;
   const Asset& a = *original;
@@ -42,10 +43,11 @@ void expect_round_trip(const std::string& source) {
     const float diff = max_pose_difference(a, ci, b, ci, times);
     EXPECT_LE(diff, 1e-4f * extent) << a.clips[c].name() << ": extent " << extent;
   }
+  if (validate) MARROW_EXPECT_VALID_GLTF(glb);
 }
 
 TEST(RoundTrip, TestwusonXThroughArchiveAndGlb) {
-  expect_round_trip(shared_asset("x/Testwuson.X"));
+  expect_round_trip(shared_asset("x/Testwuson.X"), true);
 }
 TEST(RoundTrip, SoldierGlbThroughArchiveAndGlb) {
   expect_round_trip(shared_asset("gltf/Soldier.glb"));

@@ -127,7 +127,7 @@ void add_pose_command(CLI::App& app, std::function<int()>& run) {
   auto options = std::make_shared<PoseOptions>();
   CLI::App* cmd =
       app.add_subcommand("pose", "Print every node's global transform at given times of a clip");
-  cmd->add_option("file", options->file, "A .gltf or .glb file")->required();
+  cmd->add_option("file", options->file, "Any file marrow reads")->required();
   cmd->add_option("--clip", options->clip, "Clip name or index (default: the first clip)");
   cmd->add_option("--clip-file", options->clip_file,
                   "Take the clips from this file instead, bound to FILE's skeleton by joint name");
