@@ -26,6 +26,10 @@ Asset handmade() {
   a.skeleton = Skeleton::build(joints, "handmade").value();
   a.source_index = {0, 1, 2, 3, 4};
   ClipBuilder b("bend");
+  // Kept in extras.marrow: a duration past the last key, ticks per second, events.
+  b.set_duration(2.0f);
+  b.set_ticks_per_second(4800);
+  b.add_event(0.75f, "footstep");
   const float t3[] = {0, 0.5f, 1.25f};
   const float rot[] = {
       0, 0, 0,     0, 0, 0, 0,           1,           0, 0, 0.1f, 0,   // in, value, out for key 0
@@ -152,7 +156,8 @@ TEST(GltfExport, HandmadeAssetAllThreeContainers) {
     EXPECT_NEAR(m.influence_weights[m.influence_offsets[1]], 1.f, 1e-7f);
   }
   // Last, since it skips the test where the validator is unavailable.
-  for (const char* name : {"h.glb", "side car.gltf", "e.gltf"}) MARROW_EXPECT_VALID_GLTF(dir / name);
+  for (const char* name : {"h.glb", "side car.gltf", "e.gltf"})
+    MARROW_EXPECT_VALID_GLTF(dir / name);
 }
 
 TEST(GltfExport, MoreThanFourInfluencesUseASecondSet) {
@@ -210,11 +215,11 @@ TEST(GltfExport, Fbx) {
   expect_exports_cleanly(shared_asset("fbx/walk.fbx"));
 }
 
-// The validator check can fail: a node rotation of length 2 is an error it reports.
+// The validator check can fail: a node rotation of length 1.13 is an error it reports.
 TEST(GltfExport, TheValidatorCatchesAnInvalidFile) {
   TempDir dir("validator_negative");
   write_text(dir / "bad.gltf",
-             R"({"asset": {"version": "2.0"}, "nodes": [{"rotation": [0, 0, 0, 2]}]})");
+             R"({"asset": {"version": "2.0"}, "nodes": [{"rotation": [0, 0, 0.8, 0.8]}]})");
   const Validation v = validate_gltf(dir / "bad.gltf");
   if (!v.ran) GTEST_SKIP() << "the validator is unavailable: " << v.report;
   EXPECT_GT(v.errors, 0) << v.report;
