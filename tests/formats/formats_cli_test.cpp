@@ -1,5 +1,6 @@
 // `marrow check`, `marrow convert` and `marrow pose --clip-file` run as processes.
 #include "formats_test_util.h"
+#include "marrow/clip/sampling.h"
 #include "marrow/io/archive.h"
 
 namespace formats_test {
@@ -165,6 +166,57 @@ TEST(ConvertCommand, TestwusonPoseSurvivesArchiveAndGlb) {
   }
   EXPECT_GT(extent, 0.f);
   EXPECT_LE(worst, 1e-4f * extent);
+}
+
+}  // namespace
+}  // namespace formats_test
+
+namespace formats_test {
+namespace {
+
+using namespace marrow;
+
+// Soldier's Walk on Xbot's skeleton (both Mixamo rigs): every track binds, and Xbot's Hips ends
+// up at Xbot's Armature transform times the Hips key of Soldier's clip.
+TEST(PoseCommand, SoldierWalkOnXbot) {
+  const std::string xbot = shared_asset("gltf/Xbot.glb"),
+                    soldier = shared_asset("gltf/Soldier.glb");
+  MARROW_REQUIRE_FILE(xbot);
+  MARROW_REQUIRE_FILE(soldier);
+  TempDir dir("walk_on_xbot");
+  const Outcome check = run_marrow(dir, {"check", xbot, soldier, "--clip", "Walk"});
+  EXPECT_EQ(check.exit_code, 0) << check.out;
+  EXPECT_NE(check.out.find("156 of 156 tracks bind: compatible"), std::string::npos) << check.out;
+
+  const Outcome o = run_marrow(dir, {"pose", xbot, "--clip-file", soldier, "--clip", "Walk",
+                                     "--times", "0.5", "--format", "json"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(o.err, "");  // nothing dropped
+  const nlohmann::json j = nlohmann::json::parse(o.out);
+
+  Result<Asset> x = load_asset(xbot), s = load_asset(soldier);
+  ASSERT_TRUE(x.ok() && s.ok());
+  const JointIndex hips_x = *x->skeleton.find("mixamorig:Hips");
+  const JointIndex hips_s = *s->skeleton.find("mixamorig:Hips");
+  const JointIndex parent_x = x->skeleton.parent(hips_x);
+  // Soldier's Hips local transform at 0.5 s, from its own clip and skeleton.
+  const Clip& walk = s->clips[*s->find_clip("Walk")];
+  std::vector<Transform> local(s->skeleton.size());
+  SamplingCursor cursor(walk);
+  sample(walk, s->skeleton.rest_pose(), 0.5f, cursor, local);
+  // Xbot's Hips parent at rest (the clip does not animate it).
+  const std::vector<float> t0 = {0};
+  const Mat4 parent_world = sample_world(*x, -1, t0).world[0][parent_x];
+  const Mat4 expected = mul_affine(parent_world, to_matrix(local[hips_s]));
+  // Find Xbot's Hips in the JSON's node list (source order).
+  std::size_t row = j["nodes"].size();
+  for (std::size_t n = 0; n < j["nodes"].size(); ++n) {
+    if (j["nodes"][n]["name"] == "mixamorig:Hips") row = n;
+  }
+  ASSERT_LT(row, j["nodes"].size());
+  const auto& world = j["samples"][0]["world"][row];
+  for (int k = 0; k < 16; ++k)
+    EXPECT_NEAR(world[k].get<float>(), expected.m[static_cast<std::size_t>(k)], 1e-4f) << k;
 }
 
 }  // namespace

@@ -215,6 +215,28 @@ TEST(GltfExport, Fbx) {
   expect_exports_cleanly(shared_asset("fbx/walk.fbx"));
 }
 
+// OBJ's static meshes: rigid meshes under the file's root joint, valid glTF, same vertices.
+TEST(GltfExport, ObjMeshes) {
+  TempDir dir("export_obj");
+  write_text(dir / "two.obj",
+             "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\nvn 0 0 1\n"
+             "o quad\nf 1/1/1 2/2/1 3/3/1 4/4/1\no tri\nf 1 2 4\n");
+  Result<Asset> obj = load_asset((dir / "two.obj").string());
+  ASSERT_TRUE(obj.ok()) << obj.error().message;
+  ASSERT_TRUE(write_gltf(*obj, (dir / "two.glb").string()).ok());
+  const Asset back = reread(dir / "two.glb");
+  ASSERT_EQ(back.skeleton.size(), 1u);
+  EXPECT_EQ(back.skeleton.name(0), "two");
+  ASSERT_EQ(back.meshes.size(), 2u);  // two primitives of one glTF mesh on the root node
+  for (std::size_t m = 0; m < 2; ++m) {
+    EXPECT_EQ(back.meshes[m].positions, obj->meshes[m].positions);
+    EXPECT_EQ(back.meshes[m].indices, obj->meshes[m].indices);
+    EXPECT_EQ(back.meshes[m].uvs, obj->meshes[m].uvs);
+    EXPECT_EQ(back.meshes[m].skin, -1);
+  }
+  MARROW_EXPECT_VALID_GLTF(dir / "two.glb");
+}
+
 // The validator check can fail: a node rotation of length 1.13 is an error it reports.
 TEST(GltfExport, TheValidatorCatchesAnInvalidFile) {
   TempDir dir("validator_negative");
