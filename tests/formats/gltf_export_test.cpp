@@ -237,6 +237,39 @@ TEST(GltfExport, ObjMeshes) {
   MARROW_EXPECT_VALID_GLTF(dir / "two.glb");
 }
 
+// A skin over two roots of a forest: glTF wants a common root, so one is added above them; the
+// original joints keep their poses.
+TEST(GltfExport, SkinOverAForestGetsACommonRoot) {
+  Asset a = handmade();
+  const JointDesc joints[] = {{"left", -1, {{-1, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}}},
+                              {"right", -1, {{1, 0, 0}, {0, 0, 0.6f, 0.8f}, {1, 1, 1}}},
+                              {"tip", 1, {{0, 2, 0}, {0, 0, 0, 1}, {1, 1, 1}}},
+                              {"x", 0, Transform::identity()},
+                              {"y", 3, Transform::identity()}};
+  a.skeleton = Skeleton::build(joints, "forest").value();
+  a.skins[0].root_hint = kNoParent;
+  TempDir dir("export_forest");
+  std::vector<std::string> notes;
+  ASSERT_TRUE(write_gltf(a, (dir / "forest.glb").string(), {}, &notes).ok());
+  ASSERT_FALSE(notes.empty());
+  EXPECT_NE(notes[0].find("marrow_root"), std::string::npos) << notes[0];
+  const Asset b = reread(dir / "forest.glb");
+  ASSERT_EQ(b.skeleton.size(), a.skeleton.size() + 1);
+  EXPECT_EQ(b.skeleton.name(0), "marrow_root");
+  const std::vector<float> times = {0, 0.3f, 0.9f};
+  const PoseSamples pa = sample_world(a, 0, times), pb = sample_world(b, 0, times);
+  for (std::size_t s = 0; s < times.size(); ++s) {
+    for (std::size_t j = 0; j < a.skeleton.size(); ++j) {
+      const JointIndex k = *b.skeleton.find(a.skeleton.name(j));
+      for (int e = 0; e < 16; ++e)
+        EXPECT_NEAR(pa.world[s][j].m[static_cast<std::size_t>(e)],
+                    pb.world[s][k].m[static_cast<std::size_t>(e)], 1e-6f);
+    }
+  }
+  EXPECT_EQ(b.skins[0].joints, (std::vector<JointIndex>{1, 2, 3, 4, 5}));
+  MARROW_EXPECT_VALID_GLTF(dir / "forest.glb");
+}
+
 // The validator check can fail: a node rotation of length 1.13 is an error it reports.
 TEST(GltfExport, TheValidatorCatchesAnInvalidFile) {
   TempDir dir("validator_negative");
