@@ -270,6 +270,46 @@ TEST(GltfExport, SkinOverAForestGetsACommonRoot) {
   MARROW_EXPECT_VALID_GLTF(dir / "forest.glb");
 }
 
+// Every other file of ../shared/assets that loads (the ones above have tests of their own; the
+// malformed .x must fail) exports to a valid .glb, checked in one validator run.
+TEST(GltfExport, EveryOtherSharedAsset) {
+  const std::vector<std::string> names = {"gltf/Xbot.glb",
+                                          "gltf/box_animated.gltf",
+                                          "gltf/quad_skin.glb",
+                                          "gltf/rigged_simple.gltf",
+                                          "gltf/simple_skin.gltf",
+                                          "gltf/triangle.gltf",
+                                          "x/anim_test.x",
+                                          "x/test.x",
+                                          "fbx/animation_with_skeleton.fbx",
+                                          "fbx/arnaud.fbx",
+                                          "fbx/crossarms.fbx",
+                                          "fbx/jog.fbx",
+                                          "fbx/run.fbx",
+                                          "fbx/skeleton.fbx",
+                                          "collada/pab/skeleton.dae"};
+  TempDir dir("export_all");
+  std::vector<fs::path> written;
+  for (const std::string& name : names) {
+    const std::string path = shared_asset(name);
+    if (!fs::exists(path)) continue;
+    Result<Asset> a = load_asset(path);
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    const fs::path out = dir / (fs::path(name).filename().string() + ".glb");
+    const Status st = write_gltf(*a, out.string());
+    ASSERT_TRUE(st.ok()) << st.error().message;
+    const Asset back = reread(out);
+    EXPECT_EQ(back.clips.size(), a->clips.size()) << name;
+    written.push_back(out);
+  }
+  if (written.empty()) GTEST_SKIP() << "../shared/assets is absent";
+  const Validation v = validate_gltf(written);
+  if (!v.ran) GTEST_SKIP() << "the validator is unavailable: " << v.report;
+  EXPECT_EQ(v.errors, 0) << v.report;
+  Result<Asset> bad = load_asset(shared_asset("x/malformed_skinweights_oob.x"));
+  EXPECT_FALSE(bad.ok());
+}
+
 // The validator check can fail: a node rotation of length 1.13 is an error it reports.
 TEST(GltfExport, TheValidatorCatchesAnInvalidFile) {
   TempDir dir("validator_negative");
