@@ -330,6 +330,11 @@ TEST(GltfExport, FailureLeavesNoFile) {
   EXPECT_NE(st.error().message.find("handmade: mesh 0 'strip'"), std::string::npos)
       << st.error().message;
   EXPECT_TRUE(dir.files().empty());
+  Asset inconsistent = handmade();
+  inconsistent.meshes[0].influence_offsets[2] = 99;  // past the influences
+  const Status st2 = write_gltf(inconsistent, (dir / "bad.glb").string());
+  ASSERT_FALSE(st2.ok());
+  EXPECT_NE(st2.error().message.find("influence arrays are inconsistent"), std::string::npos);
   const Status unwritable = write_gltf(handmade(), (dir / "missing" / "x.gltf").string());
   ASSERT_FALSE(unwritable.ok());
   EXPECT_TRUE(dir.files().empty());

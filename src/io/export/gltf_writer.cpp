@@ -324,6 +324,11 @@ class Writer {
     const std::size_t n = mesh.vertex_count();
     const Skin& skin = asset_.skins[static_cast<std::size_t>(mesh.skin)];
     const std::size_t skin_joints = skin.joints.size();
+    if (mesh.influence_joints.size() != mesh.influence_weights.size() ||
+        mesh.influence_offsets.front() != 0 ||
+        mesh.influence_offsets.back() != mesh.influence_joints.size() ||
+        !std::is_sorted(mesh.influence_offsets.begin(), mesh.influence_offsets.end()))
+      fail(what + ": influence arrays are inconsistent");
     std::vector<std::vector<std::pair<std::uint16_t, double>>> per_vertex(n);
     std::size_t unweighted = 0, widest = 0;
     for (std::size_t v = 0; v < n; ++v) {
