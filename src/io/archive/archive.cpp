@@ -197,7 +197,9 @@ std::vector<std::uint8_t> encode(const Asset& asset) {
     if (!mesh.influence_offsets.empty()) {
       if (mesh.influence_offsets.size() != n + 1 ||
           mesh.influence_joints.size() != mesh.influence_weights.size() ||
-          mesh.influence_offsets.back() != mesh.influence_joints.size())
+          mesh.influence_offsets.front() != 0 ||
+          mesh.influence_offsets.back() != mesh.influence_joints.size() ||
+          !std::is_sorted(mesh.influence_offsets.begin(), mesh.influence_offsets.end()))
         fail(what + ": influence arrays are inconsistent");
       flags |= kHasInfluences;
     }
