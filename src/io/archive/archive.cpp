@@ -554,7 +554,6 @@ class Decoder {
   }
 
   void read_skin() {
-    const std::size_t at = in_.pos();
     Skin skin;
     skin.name = in_.string("skin name");
     const std::string what = "skin " + std::to_string(asset_.skins.size()) + " '" + skin.name + "'";
@@ -581,7 +580,6 @@ class Decoder {
         in_.fail(matrices_at + 64 * i,
                  what + ": inverse bind matrix " + std::to_string(i) + " is not finite");
     }
-    (void)at;
     asset_.skins.push_back(std::move(skin));
   }
 
@@ -635,7 +633,6 @@ class Decoder {
                                          std::to_string(n) + " vertices");
     }
     if (flags & kHasInfluences) {
-      const std::size_t count_at = in_.pos();
       const std::uint32_t influences = in_.count("influence count", 6);
       in_.need(4 * (std::uint64_t{n} + 1), "influence offsets");
       mesh.influence_offsets.resize(std::size_t{n} + 1);
@@ -660,7 +657,6 @@ class Decoder {
           in_.fail(weights_at + 4 * i,
                    what + ": influence weight " + std::to_string(i) + " is negative or not finite");
       }
-      (void)count_at;
     }
     asset_.meshes.push_back(std::move(mesh));
   }
