@@ -310,6 +310,29 @@ TEST(GltfExport, EveryOtherSharedAsset) {
   EXPECT_FALSE(bad.ok());
 }
 
+// extras are free-form: what does not fit marrow's shape is skipped with a warning, not an error.
+TEST(GltfExport, MalformedMarrowExtrasAreWarnings) {
+  TempDir dir("extras");
+  Asset a = handmade();
+  ASSERT_TRUE(write_gltf(a, (dir / "e.gltf").string(), {.embed_buffer = true}).ok());
+  const Bytes bytes = read_file(dir / "e.gltf");
+  nlohmann::json doc = nlohmann::json::parse(bytes.begin(), bytes.end());
+  doc["animations"][0]["extras"]["marrow"] = {
+      {"duration", "long"}, {"ticksPerSecond", -5}, {"events", {{{"time", -1}, {"name", "x"}}}}};
+  write_text(dir / "e.gltf", doc.dump());
+  Result<Asset> r = read_gltf((dir / "e.gltf").string());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->clips[0].duration(), 1.25f);  // the last key
+  EXPECT_EQ(r->clips[0].ticks_per_second(), 0.0);
+  EXPECT_TRUE(r->clips[0].events().empty());
+  std::string warnings;
+  for (const std::string& w : r->warnings) warnings += w + "\n";
+  EXPECT_NE(warnings.find("extras.marrow.duration is not a duration"), std::string::npos)
+      << warnings;
+  EXPECT_NE(warnings.find("ticksPerSecond is not a rate"), std::string::npos) << warnings;
+  EXPECT_NE(warnings.find("a malformed event is ignored"), std::string::npos) << warnings;
+}
+
 // The validator check can fail: a node rotation of length 1.13 is an error it reports.
 TEST(GltfExport, TheValidatorCatchesAnInvalidFile) {
   TempDir dir("validator_negative");
