@@ -1,0 +1,44 @@
+// Shared pieces of the automatic-weights methods (not part of the public API).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "marrow/skin/autoskin.h"
+
+namespace marrow::autoskin::detail {
+
+// All parts as one welded mesh: vertices at the same place (within the tolerance) are one.
+struct WeldedMesh {
+  std::vector<Vec3> positions;                 // welded vertices
+  std::vector<std::uint32_t> welded_of_input;  // input vertex (all parts, in order) -> welded
+  std::vector<std::uint32_t> part_offsets;     // first input vertex of each part, + total
+  std::vector<std::array<std::uint32_t, 3>> triangles;  // welded, collapsed ones removed
+  std::size_t collapsed_triangles = 0;  // triangles with two corners welded together
+  std::size_t duplicate_vertices = 0;   // input vertices merged into another
+  float diagonal = 0;                   // bounding-box diagonal
+};
+
+Result<WeldedMesh> weld(std::span<const MeshPart> parts, float tolerance);
+
+// Squared distance from p to segment [a, b] and the projection fraction t (unclamped).
+struct SegmentDistance {
+  float distance_squared;
+  float t;  // projection of p on the line, as a fraction of |b - a| (0.5 for a point)
+  Vec3 closest;
+};
+SegmentDistance segment_distance(Vec3 p, Vec3 a, Vec3 b);
+
+// Per welded vertex: (rig joint, weight) pairs, any order, not yet limited.
+using RawWeights = std::vector<std::vector<std::pair<std::uint16_t, float>>>;
+
+void proximity_weights(const WeldedMesh& mesh, const Rig& rig, std::span<const Bone> bones,
+                       const Options& options, RawWeights& out);
+
+void heat_weights(const WeldedMesh& mesh, const Rig& rig, std::span<const Bone> bones,
+                  const Options& options, RawWeights& out, std::vector<std::string>& notes);
+
+}  // namespace marrow::autoskin::detail
