@@ -62,7 +62,7 @@ Skeleton chain() {
 
 Binding bind_or_die(const std::vector<MeshPart>& parts, const autoskin::Rig& rig,
                     const Options& options) {
-  Result<Binding> b = autoskin::bind(parts, rig, options);
+  Result<Binding> b = autoskin::bind_mesh(parts, rig, options);
   EXPECT_TRUE(b.ok()) << (b.ok() ? "" : b.error().message);
   return b.ok() ? std::move(b).value() : Binding{};
 }
@@ -294,15 +294,15 @@ TEST(Bind, BadInputIsAnErrorNamingThePart) {
   ASSERT_TRUE(rig.ok());
   const std::vector<Vec3> p{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
   const std::vector<std::uint32_t> bad{0, 1, 3};
-  Result<Binding> b = autoskin::bind(std::vector<MeshPart>{{p, bad, "body"}}, *rig, {});
+  Result<Binding> b = autoskin::bind_mesh(std::vector<MeshPart>{{p, bad, "body"}}, *rig, {});
   ASSERT_FALSE(b.ok());
   EXPECT_NE(b.error().message.find("'body'"), std::string::npos) << b.error().message;
   EXPECT_NE(b.error().message.find("triangle 0"), std::string::npos) << b.error().message;
   const std::vector<std::uint32_t> short_list{0, 1};
-  EXPECT_FALSE(autoskin::bind(std::vector<MeshPart>{{p, short_list, "body"}}, *rig, {}).ok());
+  EXPECT_FALSE(autoskin::bind_mesh(std::vector<MeshPart>{{p, short_list, "body"}}, *rig, {}).ok());
   const std::vector<Vec3> nan{{0, NAN, 0}};
-  EXPECT_FALSE(autoskin::bind(std::vector<MeshPart>{{nan, {}, "body"}}, *rig, {}).ok());
-  EXPECT_FALSE(autoskin::bind(std::vector<MeshPart>{}, *rig, {}).ok());
+  EXPECT_FALSE(autoskin::bind_mesh(std::vector<MeshPart>{{nan, {}, "body"}}, *rig, {}).ok());
+  EXPECT_FALSE(autoskin::bind_mesh(std::vector<MeshPart>{}, *rig, {}).ok());
   EXPECT_FALSE(autoskin::rig_from_rest_pose(skeleton, std::vector<JointIndex>{0, 7}).ok());
 }
 

@@ -106,7 +106,7 @@ struct Binding {
 
 // Computes weights for all parts together (vertices at the same place get the same weights, so
 // parts loaded separately move as one). Errors name the part and the place.
-Result<Binding> bind(std::span<const MeshPart> parts, const Rig& rig, const Options& options);
+Result<Binding> bind_mesh(std::span<const MeshPart> parts, const Rig& rig, const Options& options);
 
 // Writes a part's weights into a mesh as its influences and sets its skin index.
 void apply(const PartWeights& weights, int skin_index, SkinnedMesh& mesh);

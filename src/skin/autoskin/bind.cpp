@@ -37,7 +37,7 @@ void limit_influences(std::vector<std::pair<std::uint16_t, float>>& row, std::si
   for (auto& [j, w] : row) w /= total;
 }
 
-Result<Binding> bind(std::span<const MeshPart> parts, const Rig& rig, const Options& options) {
+Result<Binding> bind_mesh(std::span<const MeshPart> parts, const Rig& rig, const Options& options) {
   if (!rig.skeleton || rig.skeleton->empty()) return make_error("autoskin", "no skeleton");
   if (rig.bind_model.size() != rig.skeleton->size())
     return make_error("autoskin", "the rig has " + std::to_string(rig.bind_model.size()) +

@@ -8,6 +8,25 @@
 #include "internal.h"
 
 namespace marrow::autoskin::detail {
+namespace {
+
+// Squared distance and projection fraction of p to every bone (kept branch-free to vectorize).
+void distances(Vec3 p, std::size_t n, const float* __restrict hx, const float* __restrict hy,
+               const float* __restrict hz, const float* __restrict ax, const float* __restrict ay,
+               const float* __restrict az, const float* __restrict inv, float* __restrict dist2,
+               float* __restrict frac) {
+  for (std::size_t b = 0; b < n; ++b) {
+    const float px = p.x - hx[b], py = p.y - hy[b], pz = p.z - hz[b];
+    const float t = (px * ax[b] + py * ay[b] + pz * az[b]) * inv[b];
+    const float lo = t > 0.0f ? t : 0.0f;
+    const float c = lo < 1.0f ? lo : 1.0f;
+    const float dx = px - c * ax[b], dy = py - c * ay[b], dz = pz - c * az[b];
+    dist2[b] = dx * dx + dy * dy + dz * dz;
+    frac[b] = t;
+  }
+}
+
+}  // namespace
 
 void proximity_weights(const WeldedMesh& mesh, const Rig& rig, std::span<const Bone> bones,
                        const Options& options, RawWeights& out) {
@@ -34,19 +53,26 @@ void proximity_weights(const WeldedMesh& mesh, const Rig& rig, std::span<const B
   // A vertex on a bone's centre would divide by zero: keep distances above a tiny floor.
   const float floor = std::max(mesh.diagonal * 1e-6f, 1e-30f);
 
+  // Bones as structure of arrays so the distance loop vectorizes.
+  std::vector<float> hx(n_bones), hy(n_bones), hz(n_bones), ax(n_bones), ay(n_bones), az(n_bones),
+      inv(n_bones), dist2(n_bones), frac(n_bones);
+  for (std::size_t b = 0; b < n_bones; ++b) {
+    const Vec3 axis = bones[b].tail - bones[b].head;
+    const float len2 = dot(axis, axis);
+    hx[b] = bones[b].head.x, hy[b] = bones[b].head.y, hz[b] = bones[b].head.z;
+    ax[b] = axis.x, ay[b] = axis.y, az[b] = axis.z;
+    inv[b] = len2 > 0 ? 1.0f / len2 : 0.0f;  // a point bone: t = 0 here, 0.5 below
+  }
+
   out.assign(mesh.positions.size(), {});
   for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
     const Vec3 p = mesh.positions[v];
+    distances(p, n_bones, hx.data(), hy.data(), hz.data(), ax.data(), ay.data(), az.data(),
+              inv.data(), dist2.data(), frac.data());
     std::size_t parent = 0;
-    float best = INFINITY, best_t = 0.5f;
-    for (std::size_t b = 0; b < n_bones; ++b) {
-      const SegmentDistance d = segment_distance(p, bones[b].head, bones[b].tail);
-      if (d.distance_squared < best) {
-        best = d.distance_squared;
-        parent = b;
-        best_t = d.t;
-      }
-    }
+    for (std::size_t b = 1; b < n_bones; ++b)
+      if (dist2[b] < dist2[parent]) parent = b;
+    const float best_t = inv[parent] > 0 ? frac[parent] : 0.5f;
     auto& row = out[v];
     const ProximityRange r = ranges[parent];
     if (best_t >= r.lower && best_t <= r.upper) {

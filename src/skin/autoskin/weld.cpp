@@ -55,36 +55,56 @@ Result<WeldedMesh> weld(std::span<const MeshPart> parts, float tolerance) {
   if (total >= 0xFFFFFFFFu) return make_error("autoskin", "too many vertices");
   mesh.diagonal = length(hi - lo);
 
-  // Grid hashing: a vertex joins an earlier one within `eps` found in the 27 cells around it.
+  // Grid hashing with cells much larger than `eps`: a vertex looks in its own cell, and in the
+  // neighbouring ones only when it lies within `eps` of a cell face (rare). Each cell keeps a
+  // chain of its welded vertices through `next`.
   const float eps = std::max(tolerance * mesh.diagonal, 1e-30f);
-  const double cell = eps;
-  std::unordered_map<CellKey, std::vector<std::uint32_t>, CellHash> grid;
+  const double cell = 64.0 * eps;
+  constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+  std::unordered_map<CellKey, std::uint32_t, CellHash> grid;
   grid.reserve(total);
+  std::vector<std::uint32_t> next;
+  next.reserve(total);
+  mesh.positions.reserve(total);
   mesh.welded_of_input.resize(total);
+  auto search = [&](const CellKey& key, Vec3 q) {
+    auto it = grid.find(key);
+    for (std::uint32_t w = it == grid.end() ? kNone : it->second; w != kNone; w = next[w]) {
+      const Vec3 d = mesh.positions[w] - q;
+      if (dot(d, d) <= eps * eps) return w;
+    }
+    return kNone;
+  };
   std::size_t input = 0;
   for (const MeshPart& part : parts) {
     for (const Vec3 q : part.positions) {
-      const CellKey key{static_cast<std::int64_t>(std::floor(q.x / cell)),
-                        static_cast<std::int64_t>(std::floor(q.y / cell)),
-                        static_cast<std::int64_t>(std::floor(q.z / cell))};
-      std::uint32_t found = 0xFFFFFFFFu;
-      for (int dx = -1; dx <= 1 && found == 0xFFFFFFFFu; ++dx)
-        for (int dy = -1; dy <= 1 && found == 0xFFFFFFFFu; ++dy)
-          for (int dz = -1; dz <= 1 && found == 0xFFFFFFFFu; ++dz) {
-            auto it = grid.find({key.x + dx, key.y + dy, key.z + dz});
-            if (it == grid.end()) continue;
-            for (std::uint32_t w : it->second) {
-              const Vec3 d = mesh.positions[w] - q;
-              if (dot(d, d) <= eps * eps) {
-                found = w;
-                break;
-              }
-            }
-          }
-      if (found == 0xFFFFFFFFu) {
+      const double fx = q.x / cell, fy = q.y / cell, fz = q.z / cell;
+      const CellKey key{static_cast<std::int64_t>(std::floor(fx)),
+                        static_cast<std::int64_t>(std::floor(fy)),
+                        static_cast<std::int64_t>(std::floor(fz))};
+      std::uint32_t found = search(key, q);
+      if (found == kNone) {
+        // Which neighbours could hold a vertex within eps: -1, 0 or +1 per axis.
+        const double margin = eps / cell;
+        auto range = [&](double f, std::int64_t k, int& lo, int& hi) {
+          lo = f - static_cast<double>(k) < margin ? -1 : 0;
+          hi = static_cast<double>(k) + 1 - f < margin ? 1 : 0;
+        };
+        int lx, hx, ly, hy, lz, hz;
+        range(fx, key.x, lx, hx);
+        range(fy, key.y, ly, hy);
+        range(fz, key.z, lz, hz);
+        for (int dx = lx; dx <= hx && found == kNone; ++dx)
+          for (int dy = ly; dy <= hy && found == kNone; ++dy)
+            for (int dz = lz; dz <= hz && found == kNone; ++dz)
+              if (dx || dy || dz) found = search({key.x + dx, key.y + dy, key.z + dz}, q);
+      }
+      if (found == kNone) {
         found = static_cast<std::uint32_t>(mesh.positions.size());
         mesh.positions.push_back(q);
-        grid[key].push_back(found);
+        auto [it, inserted] = grid.try_emplace(key, found);
+        next.push_back(inserted ? kNone : it->second);
+        it->second = found;
       } else {
         ++mesh.duplicate_vertices;
       }
