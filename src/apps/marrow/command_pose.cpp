@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "layers.h"
+#include "marrow/clip/binding.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/pose_dump.h"
 
@@ -14,6 +15,7 @@ namespace {
 struct PoseOptions {
   std::string file;
   std::string clip;
+  std::string clip_file;
   std::string times = "0";
   std::string format = "text";
   std::string wrap = "clamp";
@@ -35,6 +37,30 @@ bool parse_times(const std::string& text, std::vector<float>& times, std::string
   return !times.empty();
 }
 
+// Replaces the asset's clips with those of `clip_file`, bound to the asset's skeleton by joint
+// name (the seeds' "play a clip from one file on the skeleton of another"). Tracks whose joint
+// the skeleton lacks are dropped, and said so on stderr.
+Status use_clips_of(Asset& asset, const std::string& clip_file) {
+  Result<Asset> other = load_asset(clip_file);
+  if (!other) return other.error();
+  std::vector<Clip> clips;
+  for (const Clip& clip : other->clips) {
+    std::vector<std::string> dropped;
+    Result<Clip> bound = rebind_clip(clip, asset.skeleton, &dropped);
+    if (!bound) return make_error(clip_file, bound.error().message);
+    if (!dropped.empty()) {
+      std::string names;
+      for (const std::string& n : dropped) names += (names.empty() ? "" : ", ") + n;
+      std::cerr << "marrow: note: " << clip_file << ": clip '" << clip.name()
+                << "': " << dropped.size() << " joint(s) not in " << asset.source
+                << " (their tracks are dropped): " << names << "\n";
+    }
+    clips.push_back(std::move(bound).value());
+  }
+  asset.clips = std::move(clips);
+  return {};
+}
+
 int run_pose(const PoseOptions& o) {
   std::vector<float> times;
   std::string bad;
@@ -48,6 +74,10 @@ int run_pose(const PoseOptions& o) {
 
   Result<Asset> asset = load_asset(o.file);
   if (!asset) return report_error(asset.error().message);
+  if (!o.clip_file.empty()) {
+    Status st = use_clips_of(*asset, o.clip_file);
+    if (!st) return report_error(st.error().message);
+  }
   int clip_index = -1;
   if (!o.clip.empty()) {
     auto found = asset->find_clip(o.clip);
@@ -99,6 +129,8 @@ void add_pose_command(CLI::App& app, std::function<int()>& run) {
       app.add_subcommand("pose", "Print every node's global transform at given times of a clip");
   cmd->add_option("file", options->file, "A .gltf or .glb file")->required();
   cmd->add_option("--clip", options->clip, "Clip name or index (default: the first clip)");
+  cmd->add_option("--clip-file", options->clip_file,
+                  "Take the clips from this file instead, bound to FILE's skeleton by joint name");
   cmd->add_option("--times", options->times, "Comma-separated times in seconds (default 0)");
   cmd->add_option("--format", options->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
