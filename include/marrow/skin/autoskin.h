@@ -49,7 +49,8 @@ Result<Rig> rig_from_skin(const Skeleton& skeleton, const Skin& skin);
 // A bone segment. Weights that go to the segment go to `joint` (its transform moves the
 // segment). A joint with several children has several segments; a leaf joint gets a segment
 // continuing its parent's direction for half the parent's length (a point at the joint when it
-// has no parent or the parent is at the same place).
+// has no parent or the parent is at the same place). bind_mesh() then stretches or shortens
+// each leaf segment to where the mesh ends in that direction (at most the parent's length).
 struct Bone {
   std::uint16_t rig_joint = 0;  // index into Rig::joints
   Vec3 head, tail;
@@ -81,6 +82,11 @@ struct Options {
 
   // heat
   double heat_c = 1.0;  // H = c / d^2 (the paper's c)
+  // A bone counts as visible only when the direction from it to the vertex is within this
+  // cosine of the vertex normal (0 disables the test).
+  double heat_cone = 0.0;
+  // Ray-cast visibility (Embree); false counts every bone as visible (for comparison).
+  bool heat_visibility = true;
   unsigned threads = 2;
 
   // Positions closer than this fraction of the bounding-box diagonal are one vertex.

@@ -29,6 +29,9 @@ struct AutoskinOptions {
   float lower = 0.2f, upper = 0.8f;
   std::vector<std::string> ranges;  // NAME=L:U
   unsigned threads = 2;
+  double heat_c = 1.0;
+  double heat_cone = 0.0;
+  bool no_visibility = false;
   float frame_rate = 30;
   bool quiet = false;
 };
@@ -66,6 +69,10 @@ Result<autoskin::Options> make_options(const AutoskinOptions& o, const Skeleton&
   options.min_weight = o.min_weight;
   options.range = {o.lower, o.upper};
   options.threads = std::max(1u, o.threads);
+  options.heat_c = o.heat_c;
+  options.heat_cone = o.heat_cone;
+  options.heat_visibility = !o.no_visibility;
+  if (!(o.heat_c > 0)) return make_error("--heat-c", "must be positive");
   for (const std::string& r : o.ranges) {
     const auto eq = r.rfind('='), colon = r.rfind(':');
     float lo = 0, hi = 0;
@@ -287,6 +294,9 @@ void add_autoskin_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--upper", o->upper, "proximity: U of the [L, U] rule (default 0.8)");
   cmd->add_option("--range", o->ranges,
                   "proximity: per-bone [L, U] as JOINT=L:U (repeatable; e.g. Head=0:1)");
+  cmd->add_option("--heat-c", o->heat_c, "heat: the paper's c in H = c / d^2 (default 1)");
+  cmd->add_option("--heat-cone", o->heat_cone, "heat: cosine of the visibility cone around the normal");
+  cmd->add_flag("--no-visibility", o->no_visibility, "heat: count every bone as visible (no rays)");
   cmd->add_option("--threads", o->threads, "heat: threads for visibility and solves (default 2)");
   cmd->add_option("--fps", o->frame_rate, "--evaluate: frames per second sampled (default 30)");
   cmd->add_option("--format", o->format, "--evaluate: text or json")

@@ -37,6 +37,53 @@ void limit_influences(std::vector<std::pair<std::uint16_t, float>>& row, std::si
   for (auto& [j, w] : row) w /= total;
 }
 
+namespace {
+
+// Heat diffusion needs triangles small next to the bones: on a coarse mesh (a cylinder made of
+// three rings) the discrete solution leaks weight across a whole limb. Such meshes are split
+// (each triangle in four, repeatedly) for the solve, and the weights read back at the original
+// vertices, which stay the first ones.
+void heat_on_fine_enough_mesh(const detail::WeldedMesh& mesh, const Rig& rig,
+                              std::span<const Bone> bones, const Options& options,
+                              detail::RawWeights& raw, std::vector<std::string>& notes) {
+  auto median = [](std::vector<float> v) {
+    if (v.empty()) return 0.0f;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+  };
+  std::vector<float> bone_lengths, longest_edges;
+  for (const Bone& b : bones)
+    if (length(b.tail - b.head) > 0) bone_lengths.push_back(length(b.tail - b.head));
+  for (const auto& t : mesh.triangles) {
+    float e = 0;
+    for (int c = 0; c < 3; ++c)
+      e = std::max(e, length(mesh.positions[t[c]] - mesh.positions[t[(c + 1) % 3]]));
+    longest_edges.push_back(e);
+  }
+  const float bone = median(bone_lengths);
+  float edge = median(longest_edges);
+  int levels = 0;
+  std::size_t triangles = mesh.triangles.size();
+  while (bone > 0 && edge > 0.25f * bone && levels < 4 && triangles * 4 <= 400000) {
+    ++levels;
+    edge *= 0.5f;
+    triangles *= 4;
+  }
+  if (levels == 0) {
+    detail::heat_weights(mesh, rig, bones, options, raw, notes);
+    return;
+  }
+  detail::WeldedMesh fine = detail::subdivide(mesh);
+  for (int l = 1; l < levels; ++l) fine = detail::subdivide(fine);
+  notes.push_back("the mesh is coarse next to its bones: the heat is solved on it split " +
+                  std::to_string(levels) + " times (" + std::to_string(fine.positions.size()) +
+                  " vertices)");
+  detail::heat_weights(fine, rig, bones, options, raw, notes);
+  raw.resize(mesh.positions.size());
+}
+
+}  // namespace
+
 Result<Binding> bind_mesh(std::span<const MeshPart> parts, const Rig& rig, const Options& options) {
   if (!rig.skeleton || rig.skeleton->empty()) return make_error("autoskin", "no skeleton");
   if (rig.bind_model.size() != rig.skeleton->size())
@@ -59,7 +106,8 @@ Result<Binding> bind_mesh(std::span<const MeshPart> parts, const Rig& rig, const
   Result<detail::WeldedMesh> welded = detail::weld(parts, options.weld_tolerance);
   if (!welded) return welded.error();
   const detail::WeldedMesh& mesh = *welded;
-  const std::vector<Bone> bones = build_bones(rig);
+  std::vector<Bone> bones = build_bones(rig);
+  detail::fit_leaf_bones(bones, mesh);
 
   Binding binding;
   if (mesh.duplicate_vertices)
@@ -73,7 +121,7 @@ Result<Binding> bind_mesh(std::span<const MeshPart> parts, const Rig& rig, const
   if (options.method == Method::kProximity)
     detail::proximity_weights(mesh, rig, bones, options, raw);
   else
-    detail::heat_weights(mesh, rig, bones, options, raw, binding.notes);
+    heat_on_fine_enough_mesh(mesh, rig, bones, options, raw, binding.notes);
 
   for (auto& row : raw) limit_influences(row, options.max_influences, options.min_weight);
 

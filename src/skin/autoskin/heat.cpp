@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <memory>
 #include <numeric>
 #include <thread>
 
@@ -176,10 +177,30 @@ void heat_weights(const WeldedMesh& mesh, const Rig& rig, std::span<const Bone> 
 
   // 1. Visibility and heat: nearest visible bone(s) of each vertex.
   progress("heat: visibility", 0);
-  RayScene rays(mesh);
-  if (!rays.ok()) notes.push_back("Embree could not be started: every bone counted as visible");
+  std::unique_ptr<RayScene> scene;
+  if (options.heat_visibility) {
+    scene = std::make_unique<RayScene>(mesh);
+    if (!scene->ok()) notes.push_back("Embree could not be started: every bone counted as visible");
+  }
+  struct {
+    const RayScene* scene;
+    bool ok() const { return scene && scene->ok(); }
+    bool clear(Vec3 a, Vec3 b, float skip) const { return scene->clear(a, b, skip); }
+  } rays{scene.get()};
   std::vector<Heat> heat(n);
   std::vector<std::uint8_t> occluded(n, 0);
+  // Vertex normals (area-weighted), for the cone test below.
+  std::vector<Vec3> normals(n, Vec3{0, 0, 0});
+  for (const auto& tri : mesh.triangles) {
+    const Vec3 a = mesh.positions[tri[0]];
+    const Vec3 f = cross(mesh.positions[tri[1]] - a, mesh.positions[tri[2]] - a);
+    for (std::uint32_t c : tri) normals[c] += f;
+  }
+  for (Vec3& nv : normals) {
+    const float len = length(nv);
+    nv = len > 0 ? nv * (1 / len) : Vec3{0, 0, 0};
+  }
+  const float cone = static_cast<float>(options.heat_cone);
   parallel_for(n, options.threads, [&](std::size_t begin, std::size_t end, unsigned) {
     std::vector<std::pair<float, std::uint32_t>> order;
     std::vector<Vec3> closest;
@@ -192,6 +213,13 @@ void heat_weights(const WeldedMesh& mesh, const Rig& rig, std::span<const Bone> 
       for (std::uint32_t i = 0; i < order.size(); ++i) {
         const float d = std::sqrt(order[i].first);
         if (d > limit) break;
+        // The bone must lie within a cone around the vertex normal (either orientation, since
+        // welded parts may disagree), so bones seen at a grazing angle do not count.
+        if (cone > 0 && normals[v] != Vec3{0, 0, 0}) {
+          const Vec3 to = p - closest[order[i].second];
+          const float len = length(to);
+          if (len > 0 && std::abs(dot(to, normals[v])) < cone * len) continue;
+        }
         if (rays.ok() && !rays.clear(p, closest[order[i].second], skip)) continue;
         if (picked.empty()) limit = d * (1 + kTieMargin) + 1e-7f * diag;
         picked.push_back(i);
@@ -236,7 +264,7 @@ void heat_weights(const WeldedMesh& mesh, const Rig& rig, std::span<const Bone> 
       triplets.emplace_back(j, i, -w);
       triplets.emplace_back(i, i, w);
       triplets.emplace_back(j, j, w);
-      area[tri[c]] += twice_area / 6.0;
+      area[tri[c]] += twice_area / 2.0;  // the one-ring area, as the authors' code has it
     }
     total_area += twice_area / 2;
     const std::uint32_t r0 = find_root(parent, tri[0]);
@@ -248,7 +276,7 @@ void heat_weights(const WeldedMesh& mesh, const Rig& rig, std::span<const Bone> 
   if (needles)
     notes.push_back(std::to_string(needles) +
                     " zero-area or needle triangles left out of the Laplacian");
-  const double mean_area = total_area > 0 ? total_area / static_cast<double>(n) : 1.0;
+  const double mean_area = total_area > 0 ? 3 * total_area / static_cast<double>(n) : 1.0;
 
   // 3. A connected piece in which no vertex sees a bone has no heat source: the system would be
   //    singular there. Such pieces (and lone vertices) take heat from their nearest bones.

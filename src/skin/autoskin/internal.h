@@ -24,6 +24,10 @@ struct WeldedMesh {
 
 Result<WeldedMesh> weld(std::span<const MeshPart> parts, float tolerance);
 
+// Every triangle split in four at its edge midpoints (the first vertices stay where they were;
+// welded_of_input and part_offsets are left empty).
+WeldedMesh subdivide(const WeldedMesh& mesh);
+
 // Squared distance from p to segment [a, b] and the projection fraction t (unclamped).
 struct SegmentDistance {
   float distance_squared;
@@ -31,6 +35,10 @@ struct SegmentDistance {
   Vec3 closest;
 };
 SegmentDistance segment_distance(Vec3 p, Vec3 a, Vec3 b);
+
+// Leaf stubs (see build_bones) run along their parent's direction to where the mesh ends in
+// that direction, at most the parent's length.
+void fit_leaf_bones(std::vector<Bone>& bones, const WeldedMesh& mesh);
 
 // Per welded vertex: (rig joint, weight) pairs, any order, not yet limited.
 using RawWeights = std::vector<std::vector<std::pair<std::uint16_t, float>>>;

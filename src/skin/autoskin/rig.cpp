@@ -1,5 +1,6 @@
 // Rigs (the skeleton in the mesh's space) and the bone segments both methods measure against.
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "internal.h"
@@ -134,3 +135,38 @@ SegmentDistance segment_distance(Vec3 p, Vec3 a, Vec3 b) {
 
 }  // namespace detail
 }  // namespace marrow::autoskin
+
+namespace marrow::autoskin::detail {
+
+void fit_leaf_bones(std::vector<Bone>& bones, const WeldedMesh& mesh) {
+  for (Bone& b : bones) {
+    if (b.tail_joint != kNoParent) continue;
+    const Vec3 stub = b.tail - b.head;
+    const float half = length(stub);
+    if (!(half > 0)) continue;
+    const Vec3 dir = stub * (1 / half);
+    // Nearest surface along the direction (Moller-Trumbore); the joint is inside the mesh, so
+    // that is where the limb ends.
+    float nearest = INFINITY;
+    for (const auto& tri : mesh.triangles) {
+      const Vec3 p0 = mesh.positions[tri[0]];
+      const Vec3 e1 = mesh.positions[tri[1]] - p0, e2 = mesh.positions[tri[2]] - p0;
+      const Vec3 pv = cross(dir, e2);
+      const float det = dot(e1, pv);
+      if (std::abs(det) < 1e-20f) continue;
+      const float inv = 1 / det;
+      const Vec3 tv = b.head - p0;
+      const float u = dot(tv, pv) * inv;
+      if (u < 0 || u > 1) continue;
+      const Vec3 qv = cross(tv, e1);
+      const float v = dot(dir, qv) * inv;
+      if (v < 0 || u + v > 1) continue;
+      const float t = dot(e2, qv) * inv;
+      if (t > 0 && t < nearest) nearest = t;
+    }
+    // At most the parent's length (the stub is half of it); the stub stays when nothing is hit.
+    if (std::isfinite(nearest)) b.tail = b.head + dir * std::min(nearest, 2 * half);
+  }
+}
+
+}  // namespace marrow::autoskin::detail

@@ -129,4 +129,31 @@ Result<WeldedMesh> weld(std::span<const MeshPart> parts, float tolerance) {
   return mesh;
 }
 
+WeldedMesh subdivide(const WeldedMesh& mesh) {
+  WeldedMesh out;
+  out.positions = mesh.positions;
+  out.diagonal = mesh.diagonal;
+  out.triangles.reserve(mesh.triangles.size() * 4);
+  std::unordered_map<std::uint64_t, std::uint32_t> midpoints;
+  midpoints.reserve(mesh.triangles.size() * 2);
+  auto midpoint = [&](std::uint32_t a, std::uint32_t b) {
+    const std::uint64_t key = (std::uint64_t{std::min(a, b)} << 32) | std::max(a, b);
+    auto [it, inserted] = midpoints.try_emplace(key, 0u);
+    if (inserted) {
+      it->second = static_cast<std::uint32_t>(out.positions.size());
+      out.positions.push_back((out.positions[a] + out.positions[b]) * 0.5f);
+    }
+    return it->second;
+  };
+  for (const auto& t : mesh.triangles) {
+    const std::uint32_t ab = midpoint(t[0], t[1]), bc = midpoint(t[1], t[2]),
+                        ca = midpoint(t[2], t[0]);
+    out.triangles.push_back({t[0], ab, ca});
+    out.triangles.push_back({ab, t[1], bc});
+    out.triangles.push_back({ca, bc, t[2]});
+    out.triangles.push_back({ab, bc, ca});
+  }
+  return out;
+}
+
 }  // namespace marrow::autoskin::detail
