@@ -120,6 +120,33 @@ INSTANTIATE_TEST_SUITE_P(Methods, Cylinder, ::testing::Values(Method::kProximity
                            return info.param == Method::kHeat ? "Heat" : "Proximity";
                          });
 
+// A coarse tube (three rings: the ends and the joint) is refined for the heat solve: without
+// that, the far rings take several percent of the other bone's weight.
+TEST(Heat, CoarseMeshIsRefinedSoTheEndsKeepOneBone) {
+  const Skeleton skeleton = chain();
+  auto rig = autoskin::rig_from_rest_pose(skeleton, std::vector<JointIndex>{0, 1});
+  ASSERT_TRUE(rig.ok());
+  TestMesh tube;
+  add_tube(tube, 0, 0, 0, 2, 0.3f, 0.3f, 3, 12);
+  Options options;
+  options.method = Method::kHeat;
+  const Binding b = bind_or_die({{tube.positions, tube.indices, "coarse"}}, *rig, options);
+  const PartWeights& w = b.parts[0];
+  expect_well_formed(w, tube.positions.size(), 2, 4);
+  for (std::size_t v = 0; v < tube.positions.size(); ++v) {
+    const float y = tube.positions[v].y;
+    if (y < 0.01f) {
+      EXPECT_EQ(weight_of(w, v, 0), 1.0f) << "vertex " << v;
+    }
+    if (y > 1.99f) {
+      EXPECT_EQ(weight_of(w, v, 1), 1.0f) << "vertex " << v;
+    }
+  }
+  std::string all;
+  for (const std::string& n : b.notes) all += n + "\n";
+  EXPECT_NE(all.find("split"), std::string::npos) << all;
+}
+
 // Two legs side by side, each its own tube, hanging from the hips. With heat no vertex of one
 // leg is weighted to the other leg's bones.
 TEST(Heat, LegsDoNotTakeWeightFromTheOtherLeg) {
