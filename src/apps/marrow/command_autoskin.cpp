@@ -295,7 +295,8 @@ void add_autoskin_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--range", o->ranges,
                   "proximity: per-bone [L, U] as JOINT=L:U (repeatable; e.g. Head=0:1)");
   cmd->add_option("--heat-c", o->heat_c, "heat: the paper's c in H = c / d^2 (default 1)");
-  cmd->add_option("--heat-cone", o->heat_cone, "heat: cosine of the visibility cone around the normal");
+  cmd->add_option("--heat-cone", o->heat_cone,
+                  "heat: cosine of the visibility cone around the normal");
   cmd->add_flag("--no-visibility", o->no_visibility, "heat: count every bone as visible (no rays)");
   cmd->add_option("--threads", o->threads, "heat: threads for visibility and solves (default 2)");
   cmd->add_option("--fps", o->frame_rate, "--evaluate: frames per second sampled (default 30)");
