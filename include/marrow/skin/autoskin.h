@@ -87,6 +87,11 @@ struct Options {
   double heat_cone = 0.0;
   // Ray-cast visibility (Embree); false counts every bone as visible (for comparison).
   bool heat_visibility = true;
+  // Heat only from the nearest bone(s), and none when they are hidden (Pinocchio's rule), instead
+  // of from the nearest visible bone.
+  bool heat_nearest_only = false;
+  // Bones farther than this multiple of the nearest bone's distance are not heat sources.
+  double heat_reach = 2.0;
   unsigned threads = 2;
 
   // Positions closer than this fraction of the bounding-box diagonal are one vertex.

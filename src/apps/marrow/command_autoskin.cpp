@@ -32,6 +32,8 @@ struct AutoskinOptions {
   double heat_c = 1.0;
   double heat_cone = 0.0;
   bool no_visibility = false;
+  bool nearest_only = false;
+  double reach = 2.0;
   float frame_rate = 30;
   bool quiet = false;
 };
@@ -72,6 +74,8 @@ Result<autoskin::Options> make_options(const AutoskinOptions& o, const Skeleton&
   options.heat_c = o.heat_c;
   options.heat_cone = o.heat_cone;
   options.heat_visibility = !o.no_visibility;
+  options.heat_nearest_only = o.nearest_only;
+  options.heat_reach = o.reach;
   if (!(o.heat_c > 0)) return make_error("--heat-c", "must be positive");
   for (const std::string& r : o.ranges) {
     const auto eq = r.rfind('='), colon = r.rfind(':');
@@ -298,6 +302,11 @@ void add_autoskin_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--heat-cone", o->heat_cone,
                   "heat: cosine of the visibility cone around the normal");
   cmd->add_flag("--no-visibility", o->no_visibility, "heat: count every bone as visible (no rays)");
+  cmd->add_flag("--nearest-only", o->nearest_only,
+                "heat: heat only from the nearest bone, none when it is hidden");
+  cmd->add_option(
+      "--reach", o->reach,
+      "heat: bones farther than this multiple of the nearest one are not sources (default 2)");
   cmd->add_option("--threads", o->threads, "heat: threads for visibility and solves (default 2)");
   cmd->add_option("--fps", o->frame_rate, "--evaluate: frames per second sampled (default 30)");
   cmd->add_option("--format", o->format, "--evaluate: text or json")

@@ -209,7 +209,13 @@ void heat_weights(const WeldedMesh& mesh, const Rig& rig, std::span<const Bone> 
       const Vec3 p = mesh.positions[v];
       sort_bones(p, bones, order, closest);
       picked.clear();
-      float limit = INFINITY;
+      // Only the nearest bone(s) when asked (the authors' code); otherwise the nearest visible.
+      // Bones much farther than the nearest one are not worth a ray: a vertex hidden from all
+      // nearby bones takes its weights from its neighbours.
+      float limit =
+          options.heat_nearest_only
+              ? std::sqrt(order[0].first) * (1 + kTieMargin) + 1e-7f * diag
+              : std::sqrt(order[0].first) * static_cast<float>(options.heat_reach) + 1e-7f * diag;
       for (std::uint32_t i = 0; i < order.size(); ++i) {
         const float d = std::sqrt(order[i].first);
         if (d > limit) break;
