@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "commands.h"
+#include "marrow/clip/binding.h"
+#include "marrow/clip/clip_builder.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/save.h"
 #include "marrow/pose/local_to_model.h"
@@ -22,6 +24,7 @@ struct AutoskinOptions {
   std::string skeleton;
   std::string output;
   std::string evaluate;
+  std::string clips;  // --evaluate: animate with this file's clips (rotations, by joint name)
   std::string method = "heat";
   std::string format = "text";
   std::size_t max_influences = 4;
@@ -219,9 +222,45 @@ std::string json_escape(const std::string& s) {
   return r;
 }
 
+// Another file's clips on this skeleton, by joint name, rotations only: joint offsets (bone
+// lengths) and scale stay the skeleton's own, so a clip made for a differently proportioned
+// character with the same joint names still poses this one sensibly.
+Result<std::vector<Clip>> borrowed_clips(const std::string& file, const Skeleton& skeleton) {
+  Result<Asset> source = load_asset(file);
+  if (!source) return source.error();
+  std::vector<Clip> out;
+  for (const Clip& clip : source->clips) {
+    Result<Clip> bound = rebind_clip(clip, skeleton);
+    if (!bound) return make_error(file, bound.error().message);
+    ClipBuilder builder(bound->name());
+    builder.set_duration(bound->duration());
+    const auto names = bound->track_joint_names();
+    for (std::size_t t = 0; t < bound->tracks().size(); ++t) {
+      const Track& track = bound->tracks()[t];
+      if (track.target != TrackTarget::kRotation) continue;
+      const std::uint32_t per_key = floats_per_key(track.target, track.interpolation);
+      Status st = builder.add_track(
+          track.joint, t < names.size() ? names[t] : std::string_view{}, track.target,
+          track.interpolation, bound->times().subspan(track.first_key, track.key_count),
+          bound->values().subspan(track.first_value, std::size_t{track.key_count} * per_key), file);
+      if (!st) return st.error();
+    }
+    Result<Clip> built = builder.build(skeleton.size(), file);
+    if (!built) return built.error();
+    if (!built->tracks().empty()) out.push_back(std::move(built).value());
+  }
+  if (out.empty()) return make_error(file, "no clip animates a joint of the evaluated skeleton");
+  return out;
+}
+
 int run_evaluate(const AutoskinOptions& o) {
   Result<Asset> asset = load_asset(o.evaluate);
   if (!asset) return report_error(asset.error().message);
+  if (!o.clips.empty()) {
+    Result<std::vector<Clip>> clips = borrowed_clips(o.clips, asset->skeleton);
+    if (!clips) return report_error(clips.error().message);
+    asset->clips = std::move(clips).value();
+  }
   Result<autoskin::Options> options = make_options(o, asset->skeleton, o.evaluate);
   if (!options) return report_error(options.error().message);
   bool any = false;
@@ -308,6 +347,8 @@ void add_autoskin_command(CLI::App& app, std::function<int()>& run) {
       "--reach", o->reach,
       "heat: bones farther than this multiple of the nearest one are not sources (default 2)");
   cmd->add_option("--threads", o->threads, "heat: threads for visibility and solves (default 2)");
+  cmd->add_option("--clips", o->clips,
+                  "--evaluate: animate with this file's clips (rotations, matched by joint name)");
   cmd->add_option("--fps", o->frame_rate, "--evaluate: frames per second sampled (default 30)");
   cmd->add_option("--format", o->format, "--evaluate: text or json")
       ->check(CLI::IsMember({"text", "json"}));
