@@ -92,6 +92,9 @@ struct Options {
   bool heat_nearest_only = false;
   // Bones farther than this multiple of the nearest bone's distance are not heat sources.
   double heat_reach = 2.0;
+  // A vertex that sees no bone: false leaves it without heat (its weights diffuse from its
+  // neighbours, the paper's rule); true heats it from its nearest bone regardless.
+  bool heat_hidden_to_nearest = false;
   unsigned threads = 2;
 
   // Positions closer than this fraction of the bounding-box diagonal are one vertex.

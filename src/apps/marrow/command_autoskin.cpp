@@ -36,6 +36,7 @@ struct AutoskinOptions {
   double heat_cone = 0.0;
   bool no_visibility = false;
   bool nearest_only = false;
+  bool hidden_to_nearest = false;
   double reach = 2.0;
   float frame_rate = 30;
   bool quiet = false;
@@ -78,6 +79,7 @@ Result<autoskin::Options> make_options(const AutoskinOptions& o, const Skeleton&
   options.heat_cone = o.heat_cone;
   options.heat_visibility = !o.no_visibility;
   options.heat_nearest_only = o.nearest_only;
+  options.heat_hidden_to_nearest = o.hidden_to_nearest;
   options.heat_reach = o.reach;
   if (!(o.heat_c > 0)) return make_error("--heat-c", "must be positive");
   for (const std::string& r : o.ranges) {
@@ -346,6 +348,9 @@ void add_autoskin_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option(
       "--reach", o->reach,
       "heat: bones farther than this multiple of the nearest one are not sources (default 2)");
+  cmd->add_flag(
+      "--hidden-to-nearest", o->hidden_to_nearest,
+      "heat: a vertex that sees no bone is heated by its nearest bone (default: it diffuses)");
   cmd->add_option("--threads", o->threads, "heat: threads for visibility and solves (default 2)");
   cmd->add_option("--clips", o->clips,
                   "--evaluate: animate with this file's clips (rotations, matched by joint name)");

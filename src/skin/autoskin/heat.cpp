@@ -230,7 +230,14 @@ void heat_weights(const WeldedMesh& mesh, const Rig& rig, std::span<const Bone> 
         if (picked.empty()) limit = d * (1 + kTieMargin) + 1e-7f * diag;
         picked.push_back(i);
       }
-      if (picked.empty()) occluded[v] = 1;
+      if (picked.empty()) {
+        occluded[v] = 1;
+        if (options.heat_hidden_to_nearest) {
+          const float near = std::sqrt(order[0].first) * (1 + kTieMargin) + 1e-7f * diag;
+          for (std::uint32_t i = 0; i < order.size() && std::sqrt(order[i].first) <= near; ++i)
+            picked.push_back(i);
+        }
+      }
       set_heat(heat[v], order, picked, bones, options.heat_c, min_distance);
     }
   });
@@ -322,7 +329,9 @@ void heat_weights(const WeldedMesh& mesh, const Rig& rig, std::span<const Bone> 
   }
   if (diffused)
     notes.push_back(std::to_string(diffused) +
-                    " vertices see no bone: their weights diffuse from their neighbours");
+                    (options.heat_hidden_to_nearest
+                         ? " vertices see no bone: heated by their nearest bone instead"
+                         : " vertices see no bone: their weights diffuse from their neighbours"));
   if (fallback_vertices)
     notes.push_back(std::to_string(fallback_pieces) + " connected pieces (" +
                     std::to_string(fallback_vertices) +
