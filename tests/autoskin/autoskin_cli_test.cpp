@@ -145,5 +145,26 @@ TEST_F(AutoskinCommand, PerBoneRangeOverrideChangesTheWeights) {
   EXPECT_EQ(wb->meshes[0].max_influences(), 1u);
 }
 
+TEST_F(AutoskinCommand, EvaluatePrintsTheMetricsAsTextAndJson) {
+  const std::string rigged = std::string(MARROW_SHARED_DIR) + "/assets/gltf/rigged_simple.gltf";
+  const std::string clips = std::string(MARROW_SHARED_DIR) + "/assets/gltf/cesium_man.gltf";
+  if (!fs::exists(rigged)) GTEST_SKIP() << "rigged_simple.gltf is absent from ../shared/assets";
+  Outcome o = run_marrow(dir_, "autoskin --evaluate " + rigged + " --method proximity --quiet");
+  ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("2 bones, 160 vertices"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("1 clips, 64 frames at 30 Hz"), std::string::npos) << o.out;
+  o = run_marrow(dir_, "autoskin --evaluate " + rigged + " --method heat --format json --quiet");
+  ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("\"method\": \"heat\""), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("\"frames\": 64"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("\"mean_l1\": "), std::string::npos) << o.out;
+  // Clips from a file whose joints share no name with this skeleton: a clear error.
+  if (fs::exists(clips)) {
+    o = run_marrow(dir_, "autoskin --evaluate " + rigged + " --clips " + clips + " --quiet");
+    EXPECT_NE(o.exit_code, 0);
+    EXPECT_NE(o.err.find("no clip animates a joint"), std::string::npos) << o.err;
+  }
+}
+
 }  // namespace
 }  // namespace marrow
