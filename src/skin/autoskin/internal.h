@@ -1,6 +1,7 @@
 // Shared pieces of the automatic-weights methods (not part of the public API).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
