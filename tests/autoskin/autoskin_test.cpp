@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numbers>
 
+#include "marrow/clip/clip_builder.h"
 #include "marrow/skin/autoskin.h"
+#include "marrow/skin/autoskin_evaluation.h"
 #include "test_meshes.h"
 
 namespace marrow {
@@ -380,6 +383,61 @@ TEST(Rig, LeafJointsGetAStubAlongTheirParent) {
   EXPECT_EQ(bones[2].head, (Vec3{0, 2, 0}));
   EXPECT_EQ(bones[2].tail, (Vec3{0, 2.5f, 0}));  // half of mid->tip, continued
   EXPECT_EQ(bones[2].tail_joint, kNoParent);
+}
+
+}  // namespace
+}  // namespace marrow
+
+namespace marrow {
+namespace {
+
+// evaluate() against numbers worked out by hand: two vertices, one bent joint.
+TEST(Evaluate, MetricsMatchAHandComputation) {
+  const Skeleton skeleton = chain();
+  Skin skin;
+  skin.joints = {0, 1};
+  skin.inverse_bind_matrices = {Mat4::identity(),
+                                mat4_from_trs({0, -1, 0}, {0, 0, 0, 1}, {1, 1, 1})};
+  // A sits on the root bone, B on the mid bone. The "artist" gives A to root, B half and half.
+  SkinnedMesh mesh;
+  mesh.skin = 0;
+  mesh.positions = {{0.1f, 0.5f, 0}, {0.1f, 1.5f, 0}};
+  mesh.influence_offsets = {0, 1, 3};
+  mesh.influence_joints = {0, 0, 1};
+  mesh.influence_weights = {1.0f, 0.5f, 0.5f};
+  // mid turns from 0 to 90 degrees about z over one second.
+  ClipBuilder builder("Bend");
+  const float s = std::sqrt(0.5f);
+  const std::vector<float> times{0, 1}, rotations{0, 0, 0, 1, 0, 0, s, s};
+  ASSERT_TRUE(builder
+                  .add_track(1, "mid", TrackTarget::kRotation, Interpolation::kLinear, times,
+                             rotations, "test")
+                  .ok());
+  Result<Clip> clip = builder.build(skeleton.size(), "test");
+  ASSERT_TRUE(clip.ok());
+  Options options;
+  options.method = Method::kProximity;  // A -> root alone, B -> mid alone (t = 0.5 on both)
+  auto e = autoskin::evaluate(skeleton, std::span<const Clip>(&*clip, 1), skin,
+                              std::span<const SkinnedMesh>(&mesh, 1), options, 30.0f);
+  ASSERT_TRUE(e.ok()) << e.error().message;
+  // (a) L1: A 0, B |0.5 - 0| + |0.5 - 1| = 1 -> mean 0.5. Auto {A:root, B:mid}, artist
+  // {A:root, B:root, B:mid}: precision 2/2, recall 2/3.
+  EXPECT_NEAR(e->mean_l1, 0.5, 1e-6);
+  EXPECT_NEAR(e->precision, 1.0, 1e-9);
+  EXPECT_NEAR(e->recall, 2.0 / 3.0, 1e-9);
+  // (b) 31 frames; the diagonal of {A, B} is 1. B is p = (0.1, 0.5) from mid; turned by theta,
+  // artist and auto differ by half of |p - R p| = 2 |p| sin(theta / 2).
+  EXPECT_EQ(e->frames, 31u);
+  EXPECT_NEAR(e->diagonal, 1.0, 1e-6);
+  double sum = 0, max = 0;
+  for (int k = 0; k <= 30; ++k) {
+    const double theta = (std::numbers::pi / 2) * k / 30.0;
+    const double d = 0.5 * 2 * std::sqrt(0.26) * std::sin(theta / 2);
+    sum += d;
+    max = std::max(max, d);
+  }
+  EXPECT_NEAR(e->mean_distance, sum / (2 * 31), 1e-5);
+  EXPECT_NEAR(e->max_distance, max, 1e-5);
 }
 
 }  // namespace
