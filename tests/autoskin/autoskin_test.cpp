@@ -336,6 +336,25 @@ TEST(Bind, BadInputIsAnErrorNamingThePart) {
   EXPECT_FALSE(autoskin::rig_from_rest_pose(skeleton, std::vector<JointIndex>{0, 7}).ok());
 }
 
+TEST(Bind, DegenerateExtentsStillBind) {
+  const Skeleton skeleton = chain();
+  auto rig = autoskin::rig_from_rest_pose(skeleton, std::vector<JointIndex>{0, 1});
+  ASSERT_TRUE(rig.ok());
+  // Every vertex at one place (diagonal 0), and a tiny mesh far from the origin.
+  const std::vector<Vec3> one{{0.1f, 0.5f, 0}, {0.1f, 0.5f, 0}, {0.1f, 0.5f, 0}};
+  const std::vector<std::uint32_t> tri{0, 1, 2};
+  const std::vector<Vec3> far{{1e6f, 1e6f, 0}, {1e6f + 0.125f, 1e6f, 0}, {1e6f, 1e6f + 0.125f, 0}};
+  for (Method method : {Method::kProximity, Method::kHeat}) {
+    Options options;
+    options.method = method;
+    for (const auto* p : {&one, &far}) {
+      const Binding b = bind_or_die({{*p, tri, "degenerate"}}, *rig, options);
+      ASSERT_EQ(b.parts.size(), 1u);
+      expect_well_formed(b.parts[0], p->size(), 2, 4);
+    }
+  }
+}
+
 TEST(Bind, LimitInfluencesKeepsTheStrongestAndNormalizes) {
   std::vector<std::pair<std::uint16_t, float>> row{{3, 0.1f},   {1, 0.4f},  {2, 0.3f}, {1, 0.1f},
                                                    {5, 0.004f}, {4, 0.05f}, {6, -1.0f}};

@@ -58,7 +58,11 @@ Result<WeldedMesh> weld(std::span<const MeshPart> parts, float tolerance) {
   // Grid hashing with cells much larger than `eps`: a vertex looks in its own cell, and in the
   // neighbouring ones only when it lies within `eps` of a cell face (rare). Each cell keeps a
   // chain of its welded vertices through `next`.
-  const float eps = std::max(tolerance * mesh.diagonal, 1e-30f);
+  // At least a few float steps of the largest coordinate, so a mesh of one point (diagonal 0)
+  // or a tiny one far from the origin still gets cell indices that fit.
+  const float magnitude = std::max({std::abs(lo.x), std::abs(lo.y), std::abs(lo.z), std::abs(hi.x),
+                                    std::abs(hi.y), std::abs(hi.z), 1e-30f});
+  const float eps = std::max({tolerance * mesh.diagonal, 1e-6f * magnitude, 1e-30f});
   const double cell = 64.0 * eps;
   constexpr std::uint32_t kNone = 0xFFFFFFFFu;
   std::unordered_map<CellKey, std::uint32_t, CellHash> grid;
