@@ -150,9 +150,12 @@ TEST(Heat, CoarseMeshIsRefinedSoTheEndsKeepOneBone) {
   EXPECT_NE(all.find("split"), std::string::npos) << all;
 }
 
-// Two legs side by side, each its own tube, hanging from the hips. With heat no vertex of one
-// leg is weighted to the other leg's bones.
-TEST(Heat, LegsDoNotTakeWeightFromTheOtherLeg) {
+// Two legs side by side hanging from the hips: each its own tube, or (param true) joined into
+// one surface by a strip across the crotch, so heat could diffuse from one leg to the other.
+// With heat no vertex of one leg is weighted to the other leg's bones.
+class Legs : public ::testing::TestWithParam<bool> {};
+
+TEST_P(Legs, HeatGivesNoLegWeightFromTheOtherLeg) {
   const Skeleton skeleton = make_skeleton({{"hips", -1, {0, 1.1f, 0}},
                                            {"l_thigh", 0, {-0.2f, 1, 0}},
                                            {"l_shin", 1, {-0.2f, 0.5f, 0}},
@@ -167,6 +170,15 @@ TEST(Heat, LegsDoNotTakeWeightFromTheOtherLeg) {
   add_tube(legs, -0.2f, 0, 0, 1.1f, 0.19f, 0.12f, 45, 20);
   const std::size_t left_count = legs.positions.size();
   add_tube(legs, 0.2f, 0, 0, 1.1f, 0.19f, 0.12f, 45, 20);
+  if (GetParam()) {
+    // Rings 36..44 (y >= 0.9): left column 0 (x = -0.01) to right column 10 (x = +0.01).
+    const auto right = static_cast<std::uint32_t>(left_count);
+    for (std::uint32_t r = 36; r < 44; ++r) {
+      const std::uint32_t l0 = r * 20, l1 = (r + 1) * 20, r0 = right + r * 20 + 10,
+                          r1 = right + (r + 1) * 20 + 10;
+      legs.indices.insert(legs.indices.end(), {l0, r0, r1, l0, r1, l1});
+    }
+  }
   Options options;
   options.method = Method::kHeat;
   const Binding b = bind_or_die({{legs.positions, legs.indices, "legs"}}, *rig, options);
@@ -176,10 +188,18 @@ TEST(Heat, LegsDoNotTakeWeightFromTheOtherLeg) {
   const std::vector<std::uint16_t> left_bones{1, 2, 3}, right_bones{4, 5, 6};
   for (std::size_t v = 0; v < legs.positions.size(); ++v) {
     const bool left = v < left_count;
-    for (std::uint16_t j : left ? right_bones : left_bones)
+    const float y = legs.positions[v].y;
+    for (std::uint16_t j : left ? right_bones : left_bones) {
+      // Joined, heat diffuses across the crotch strip (y >= 0.9) into the top of the other
+      // leg: a known limit of the method (docs/autoskin.md), bounded here. Apart, none at all.
+      if (GetParam() && y > 0.7f) {
+        EXPECT_LT(weight_of(w, v, j), 0.15f) << "vertex " << v << " at y " << y;
+        continue;
+      }
       EXPECT_EQ(weight_of(w, v, j), 0.0f)
-          << (left ? "left" : "right") << " leg vertex " << v << " at y " << legs.positions[v].y
+          << (left ? "left" : "right") << " leg vertex " << v << " at y " << y
           << " has weight from " << skeleton.name(j);
+    }
   }
   // And each knee is shared between its own thigh and shin.
   for (std::size_t v = 0; v < left_count; ++v)
@@ -188,6 +208,10 @@ TEST(Heat, LegsDoNotTakeWeightFromTheOtherLeg) {
       EXPECT_GT(weight_of(w, v, 2), 0.2f);
     }
 }
+
+INSTANTIATE_TEST_SUITE_P(Apart, Legs, ::testing::Values(false, true), [](const auto& info) {
+  return info.param ? "JoinedAtTheCrotch" : "Apart";
+});
 
 // The [L, U] rule against weights computed by hand (docs/autoskin.md has the arithmetic).
 TEST(Proximity, RangeRuleMatchesHandComputedWeights) {
