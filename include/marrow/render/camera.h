@@ -1,0 +1,62 @@
+// A perspective camera for the software rasterizer, and automatic framing: a camera that keeps
+// a box (the character's bounds over every rendered frame) in view from a chosen side.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "marrow/math/mat4.h"
+#include "marrow/math/vec3.h"
+
+namespace marrow::render {
+
+// Homogeneous clip coordinates (OpenGL convention: visible where -w <= x, y, z <= w).
+struct Vec4 {
+  float x = 0, y = 0, z = 0, w = 1;
+};
+
+// An axis-aligned box; empty until a point is added.
+struct Bounds {
+  Vec3 min{1e30f, 1e30f, 1e30f};
+  Vec3 max{-1e30f, -1e30f, -1e30f};
+
+  bool empty() const { return min.x > max.x; }
+  void add(Vec3 p);  // non-finite points are ignored
+  void add(const Bounds& b);
+  Vec3 center() const { return (min + max) * 0.5f; }
+  Vec3 size() const { return empty() ? Vec3{} : max - min; }
+};
+
+struct Camera {
+  Mat4 view;  // world to camera (camera looks down its -z, y up)
+  float vertical_fov = 0.6f;  // radians
+  float aspect = 1;           // width / height
+  float near_plane = 0.1f;
+  float far_plane = 100.0f;
+
+  // World point to clip coordinates.
+  Vec4 to_clip(Vec3 world) const;
+  Vec3 eye() const;  // camera position in world space
+};
+
+// A camera at `eye` looking at `target` with `up` roughly up.
+Mat4 look_at(Vec3 eye, Vec3 target, Vec3 up);
+
+// Where the camera looks from. kAuto: a three-quarter view from the front, slightly above.
+enum class CameraPreset { kAuto, kFront, kSide, kBack, kTop, kThreeQuarter };
+
+std::optional<CameraPreset> parse_camera_preset(std::string_view name);
+inline constexpr std::string_view kCameraPresetNames = "auto, front, side, back, top, three-quarter";
+
+// The character's up axis guessed from its bounds in one pose (Y unless the box is clearly
+// taller along Z, as in Z-up sources). Returns 1 for Y, 2 for Z.
+int guess_up_axis(const Bounds& pose_bounds);
+
+// A camera that sees every corner of `bounds` from the preset's side, with a small margin, for
+// an image of the given aspect. Front is the +Z side for Y-up (+Y side... see camera.cpp for
+// Z-up); side is +X; top looks down the up axis.
+Camera frame_bounds(const Bounds& bounds, CameraPreset preset, float aspect, int up_axis = 1,
+                    float vertical_fov = 0.6f, float margin = 1.08f);
+
+}  // namespace marrow::render
