@@ -1,0 +1,135 @@
+// Skinning throughput (million vertices per second), scalar reference vs the dispatched SIMD
+// kernels, one and two threads, for a mesh that fits in cache (8,192 vertices, ~0.9 MB touched
+// per frame) and one that does not (2,097,152 vertices, ~230 MB touched per frame, beyond the
+// 105 MiB L3 of the machine in docs/performance.md). Read against BM_MemcpyBandwidth.
+#include <benchmark/benchmark.h>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <random>
+
+#include "marrow/skin/skinning.h"
+#include "thread_pool.h"
+
+namespace {
+
+using namespace marrow;
+
+constexpr std::size_t kJoints = 64;
+constexpr std::size_t kInfluences = 4;
+
+// A character-like mesh: 4 influences per vertex on 64 joints, neighbouring joints.
+const SkinningMesh& mesh_of(std::size_t vertices) {
+  static std::map<std::size_t, std::unique_ptr<SkinningMesh>> cache;
+  auto& slot = cache[vertices];
+  if (!slot) {
+    std::mt19937 rng(1);
+    std::uniform_real_distribution<float> u(-1, 1), w(0.05f, 1);
+    std::uniform_int_distribution<int> joint(0, kJoints - kInfluences);
+    SkinnedMesh m;
+    m.name = "bench";
+    m.positions.resize(vertices);
+    m.normals.resize(vertices);
+    m.tangents.resize(vertices);
+    m.influence_offsets.push_back(0);
+    for (std::size_t v = 0; v < vertices; ++v) {
+      m.positions[v] = {u(rng), u(rng), u(rng)};
+      m.normals[v] = {0, 0, 1};
+      m.tangents[v] = {1, 0, 0, 1};
+      const int first = joint(rng);
+      float ws[kInfluences], sum = 0;
+      for (float& x : ws) sum += (x = w(rng));
+      for (std::size_t i = 0; i < kInfluences; ++i) {
+        m.influence_joints.push_back(static_cast<std::uint16_t>(first + i));
+        m.influence_weights.push_back(ws[i] / sum);
+      }
+      m.influence_offsets.push_back(static_cast<std::uint32_t>(m.influence_joints.size()));
+    }
+    slot = std::make_unique<SkinningMesh>(SkinningMesh::build(m, kJoints).value());
+  }
+  return *slot;
+}
+
+std::vector<Mat4> random_palette() {
+  std::mt19937 rng(2);
+  std::uniform_real_distribution<float> u(-1, 1);
+  std::vector<Mat4> p(kJoints);
+  for (Mat4& m : p) {
+    m = mat4_from_trs({u(rng), u(rng), u(rng)},
+                      normalize(Quat{u(rng) * 0.3f, u(rng) * 0.3f, u(rng) * 0.3f, 1}), {1, 1, 1});
+  }
+  return p;
+}
+
+// Bytes a frame must move per vertex: bind position, normal, tangent, slot index and
+// influences read; position, normal, tangent written.
+constexpr double kBytesPerVertex = 12 + 12 + 16 + 4 + kInfluences * (2 + 4) + 12 + 12 + 16;
+
+enum Kernel { kScalarLbs, kLbs, kScalarDqs, kDqs };
+
+void BM_Skin(benchmark::State& state, Kernel kernel) {
+  const auto vertices = static_cast<std::size_t>(state.range(0));
+  const auto threads = static_cast<std::size_t>(state.range(1));
+  const SkinningMesh& mesh = mesh_of(vertices);
+  const std::vector<Mat4> palette = random_palette();
+  std::vector<DqsJoint> dq(kJoints);
+  std::vector<Vec3> positions(vertices), normals(vertices);
+  std::vector<std::array<float, 4>> tangents(vertices);
+  const SkinningOutput out{positions, normals, tangents};
+  ThreadPool pool(threads);
+  // Ranges of 16k vertices: large enough to amortize the hand-off, small enough to balance.
+  constexpr std::size_t kGrain = 16384;
+  const std::size_t tasks = (vertices + kGrain - 1) / kGrain;
+  for (auto _ : state) {
+    std::atomic<bool> ok{true};
+    switch (kernel) {
+      case kScalarLbs:
+        pool.parallel_for(tasks, [&](std::size_t t) {
+          if (!skin_reference(mesh, palette, SkinningMethod::kLinear, out, t * kGrain,
+                              std::min(vertices, (t + 1) * kGrain)))
+            ok = false;
+        });
+        break;
+      case kLbs:
+        ok = skin_parallel(pool, mesh, std::span<const Mat4>(palette), SkinningMethod::kLinear, out,
+                           kGrain);
+        break;
+      case kScalarDqs:
+        compute_dual_quat_palette(palette, dq);
+        pool.parallel_for(tasks, [&](std::size_t t) {
+          if (!skin_reference(mesh, std::span<const DqsJoint>(dq), out, t * kGrain,
+                              std::min(vertices, (t + 1) * kGrain)))
+            ok = false;
+        });
+        break;
+      case kDqs:
+        compute_dual_quat_palette(palette, dq);  // once per frame, as a caller would
+        ok = skin_parallel(pool, mesh, std::span<const DqsJoint>(dq),
+                           SkinningMethod::kDualQuaternion, out, kGrain);
+        break;
+    }
+    if (!ok) state.SkipWithError("skin() refused its arguments");
+    benchmark::DoNotOptimize(positions.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * vertices));
+  state.SetBytesProcessed(static_cast<std::int64_t>(
+      static_cast<double>(state.iterations() * vertices) * kBytesPerVertex));
+  state.counters["Mverts/s"] = benchmark::Counter(static_cast<double>(vertices) * 1e-6,
+                                                  benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void Sizes(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"vertices", "threads"});
+  for (int64_t v : {8192, 2097152})
+    for (int64_t t : {1, 2}) b->Args({v, t});
+  b->UseRealTime()->Unit(benchmark::kMicrosecond);
+}
+
+BENCHMARK_CAPTURE(BM_Skin, ScalarLbs, kScalarLbs)->Apply(Sizes);
+BENCHMARK_CAPTURE(BM_Skin, Lbs, kLbs)->Apply(Sizes);
+BENCHMARK_CAPTURE(BM_Skin, ScalarDqs, kScalarDqs)->Apply(Sizes);
+BENCHMARK_CAPTURE(BM_Skin, Dqs, kDqs)->Apply(Sizes);
+
+}  // namespace

@@ -1,0 +1,86 @@
+// skin(): checks the spans, then runs the kernels group by group over a slot range.
+#include "skin/skinning_kernels.h"
+
+namespace marrow {
+
+namespace {
+
+// Palettes up to this size are converted to dual quaternions on the stack (17 KiB).
+constexpr std::size_t kStackDqsJoints = 256;
+
+bool check(const SkinningMesh& mesh, std::size_t palette_size, const SkinningOutput& out,
+           std::size_t begin, std::size_t end) {
+  return validate_skinning(mesh, palette_size, out) && begin <= end && end <= mesh.vertex_count();
+}
+
+template <bool kReference>
+bool skin_matrices(const SkinningMesh& mesh, std::span<const Mat4> palette, SkinningMethod method,
+                   SkinningOutput out, std::size_t begin, std::size_t end) {
+  if (!check(mesh, palette.size(), out, begin, end)) return false;
+  const SkinningMesh::Data& d = mesh.data();
+  const detail::KernelArgs args = detail::make_args(d, out);
+  if (method == SkinningMethod::kLinear) {
+    detail::for_each_group_range(d, begin, end, [&](const auto& g, std::size_t b, std::size_t e) {
+      if constexpr (kReference)
+        detail::lbs_scalar(args, palette.data(), g, b, e);
+      else
+        detail::lbs_simd(args, palette.data(), g, b, e);
+    });
+    return true;
+  }
+  const std::size_t joints = d.skin_joint_count;
+  if (joints > kStackDqsJoints) {
+    detail::for_each_group_range(d, begin, end, [&](const auto& g, std::size_t b, std::size_t e) {
+      detail::dqs_scalar_from_matrices(args, palette.data(), g, b, e);
+    });
+    return true;
+  }
+  std::array<DqsJoint, kStackDqsJoints> dq;
+  compute_dual_quat_palette(palette.first(joints), std::span(dq).first(joints));
+  detail::for_each_group_range(d, begin, end, [&](const auto& g, std::size_t b, std::size_t e) {
+    if constexpr (kReference)
+      detail::dqs_scalar(args, dq.data(), g, b, e);
+    else
+      detail::dqs_simd(args, dq.data(), g, b, e);
+  });
+  return true;
+}
+
+template <bool kReference>
+bool skin_dual_quats(const SkinningMesh& mesh, std::span<const DqsJoint> palette,
+                     SkinningOutput out, std::size_t begin, std::size_t end) {
+  if (!check(mesh, palette.size(), out, begin, end)) return false;
+  const SkinningMesh::Data& d = mesh.data();
+  const detail::KernelArgs args = detail::make_args(d, out);
+  detail::for_each_group_range(d, begin, end, [&](const auto& g, std::size_t b, std::size_t e) {
+    if constexpr (kReference)
+      detail::dqs_scalar(args, palette.data(), g, b, e);
+    else
+      detail::dqs_simd(args, palette.data(), g, b, e);
+  });
+  return true;
+}
+
+}  // namespace
+
+bool skin(const SkinningMesh& mesh, std::span<const Mat4> palette, SkinningMethod method,
+          SkinningOutput out, std::size_t begin, std::size_t end) {
+  return skin_matrices<false>(mesh, palette, method, out, begin, end);
+}
+
+bool skin(const SkinningMesh& mesh, std::span<const DqsJoint> dq_palette, SkinningOutput out,
+          std::size_t begin, std::size_t end) {
+  return skin_dual_quats<false>(mesh, dq_palette, out, begin, end);
+}
+
+bool skin_reference(const SkinningMesh& mesh, std::span<const Mat4> palette, SkinningMethod method,
+                    SkinningOutput out, std::size_t begin, std::size_t end) {
+  return skin_matrices<true>(mesh, palette, method, out, begin, end);
+}
+
+bool skin_reference(const SkinningMesh& mesh, std::span<const DqsJoint> dq_palette,
+                    SkinningOutput out, std::size_t begin, std::size_t end) {
+  return skin_dual_quats<true>(mesh, dq_palette, out, begin, end);
+}
+
+}  // namespace marrow

@@ -1,0 +1,56 @@
+// Kernel plumbing shared by the scalar and SIMD paths. Private to src/skin.
+#pragma once
+
+#include <cmath>
+
+#include "skin/skinning_data.h"
+
+namespace marrow::detail {
+
+// What one kernel call needs: the prepared mesh, where to write, and which attributes.
+struct KernelArgs {
+  const SkinningMesh::Data* mesh;
+  Vec3* positions;
+  Vec3* normals;                   // null to skip
+  std::array<float, 4>* tangents;  // null to skip
+};
+
+inline KernelArgs make_args(const SkinningMesh::Data& d, const SkinningOutput& out) {
+  return {&d, out.positions.data(),
+          d.has_normals && !out.normals.empty() ? out.normals.data() : nullptr,
+          d.has_tangents && !out.tangents.empty() ? out.tangents.data() : nullptr};
+}
+
+// Calls f(group, first_slot, end_slot) for each group's part of [begin, end).
+template <typename F>
+void for_each_group_range(const SkinningMesh::Data& d, std::size_t begin, std::size_t end, F&& f) {
+  for (const SkinningMesh::Data::Group& g : d.groups) {
+    const std::size_t b = std::max(begin, g.begin), e = std::min(end, g.end);
+    if (b < e) f(g, b, e);
+  }
+}
+
+// v scaled to unit length; zero when v is (nearly) zero.
+inline Vec3 normalized_or_zero(Vec3 v) {
+  const float n2 = dot(v, v);
+  return n2 > 1e-30f ? v * (1.0f / std::sqrt(n2)) : Vec3{};
+}
+
+// Scalar kernels (skinning_scalar.cpp).
+void lbs_scalar(const KernelArgs& a, const Mat4* palette, const SkinningMesh::Data::Group& g,
+                std::size_t s0, std::size_t s1);
+void dqs_scalar(const KernelArgs& a, const DqsJoint* palette, const SkinningMesh::Data::Group& g,
+                std::size_t s0, std::size_t s1);
+// DQS straight from matrices, converting each influence's matrix on the fly (slow path for
+// palettes too large for the stack buffer).
+void dqs_scalar_from_matrices(const KernelArgs& a, const Mat4* palette,
+                              const SkinningMesh::Data::Group& g, std::size_t s0, std::size_t s1);
+
+// SIMD kernels (skinning_simd.cpp), runtime-dispatched; same results as the scalar ones to
+// float rounding.
+void lbs_simd(const KernelArgs& a, const Mat4* palette, const SkinningMesh::Data::Group& g,
+              std::size_t s0, std::size_t s1);
+void dqs_simd(const KernelArgs& a, const DqsJoint* palette, const SkinningMesh::Data::Group& g,
+              std::size_t s0, std::size_t s1);
+
+}  // namespace marrow::detail
