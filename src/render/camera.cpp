@@ -37,13 +37,16 @@ Mat4 look_at(Vec3 eye, Vec3 target, Vec3 up) {
   const float fl = length(forward);
   forward = fl > 0 ? forward * (1 / fl) : Vec3{0, 0, -1};
   Vec3 right = cross(forward, up);
-  if (length(right) < 1e-6f) right = cross(forward, std::fabs(forward.y) < 0.9f ? Vec3{0, 1, 0} : Vec3{1, 0, 0});
+  if (length(right) < 1e-6f)
+    right = cross(forward, std::fabs(forward.y) < 0.9f ? Vec3{0, 1, 0} : Vec3{1, 0, 0});
   right = right * (1 / length(right));
   const Vec3 true_up = cross(right, forward);
   // Rows of the rotation are the camera axes (x = right, y = up, z = -forward).
   Mat4 m;
-  m.m = {right.x, true_up.x, -forward.x, 0, right.y, true_up.y, -forward.y, 0,
-         right.z, true_up.z, -forward.z, 0, -dot(right, eye), -dot(true_up, eye), dot(forward, eye), 1};
+  m.m = {right.x,          true_up.x,          -forward.x,        0,
+         right.y,          true_up.y,          -forward.y,        0,
+         right.z,          true_up.z,          -forward.z,        0,
+         -dot(right, eye), -dot(true_up, eye), dot(forward, eye), 1};
   return m;
 }
 
@@ -57,13 +60,8 @@ std::optional<CameraPreset> parse_camera_preset(std::string_view name) {
   return std::nullopt;
 }
 
-int guess_up_axis(const Bounds& b) {
-  const Vec3 s = b.size();
-  return s.z > 1.5f * s.y ? 2 : 1;
-}
-
-Camera frame_bounds(const Bounds& bounds, CameraPreset preset, float aspect, int up_axis,
-                    float vertical_fov, float margin) {
+Camera frame_bounds(const Bounds& bounds, CameraPreset preset, float aspect,
+                    const Orientation& orientation, float vertical_fov, float margin) {
   Camera camera;
   camera.vertical_fov = vertical_fov;
   camera.aspect = aspect > 0 ? aspect : 1;
@@ -79,21 +77,30 @@ Camera frame_bounds(const Bounds& bounds, CameraPreset preset, float aspect, int
   box.max += pad;
   const Vec3 center = box.center();
 
-  // Directions in a Y-up frame (front = +Z, side = +X); a Z-up source maps Y-up's (x, y, z) to
-  // (x, -z, y), so its front is -Y, the way Z-up tools name it.
-  Vec3 dir, up{0, 1, 0};
+  // Directions in the character's frame: forward, up and its left side.
+  const Vec3 forward = orientation.forward, up_axis = orientation.up;
+  const Vec3 left = cross(up_axis, forward);
+  Vec3 dir, up = up_axis;
   switch (preset) {
-    case CameraPreset::kFront: dir = {0, 0.08f, 1}; break;
-    case CameraPreset::kSide: dir = {1, 0.08f, 0}; break;
-    case CameraPreset::kBack: dir = {0, 0.08f, -1}; break;
-    case CameraPreset::kTop: dir = {0, 1, 0}; up = {0, 0, -1}; break;
-    case CameraPreset::kThreeQuarter: dir = {0.7f, 0.25f, 1}; break;
-    case CameraPreset::kAuto: dir = {0.55f, 0.3f, 1}; break;
-  }
-  if (up_axis == 2) {
-    auto to_z_up = [](Vec3 v) { return Vec3{v.x, -v.z, v.y}; };
-    dir = to_z_up(dir);
-    up = to_z_up(up);
+    case CameraPreset::kFront:
+      dir = forward + up_axis * 0.08f;
+      break;
+    case CameraPreset::kSide:
+      dir = left + up_axis * 0.08f;
+      break;
+    case CameraPreset::kBack:
+      dir = -forward + up_axis * 0.08f;
+      break;
+    case CameraPreset::kTop:
+      dir = up_axis;
+      up = forward;
+      break;
+    case CameraPreset::kThreeQuarter:
+      dir = forward + left * 0.7f + up_axis * 0.25f;
+      break;
+    case CameraPreset::kAuto:
+      dir = forward + left * 0.55f + up_axis * 0.3f;
+      break;
   }
   dir = dir * (1 / length(dir));
 

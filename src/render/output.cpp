@@ -7,12 +7,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <stb_image_write.h>
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <stb_image_write.h>
 
 #include "marrow/render/gif.h"
 
@@ -103,12 +103,28 @@ class Mp4Writer final : public FrameWriter {
     char rate[32];
     std::snprintf(rate, sizeof rate, "%.6g", fps);
     // H.264 in yuv420p needs even sizes: pad by one pixel where needed.
-    std::vector<std::string> args = {ffmpeg,     "-hide_banner", "-loglevel",   "error",
-                                     "-y",       "-f",           "rawvideo",    "-pixel_format",
-                                     "rgb24",    "-video_size",  size,          "-framerate",
-                                     rate,       "-i",           "pipe:0",      "-vf",
-                                     "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-pix_fmt", "yuv420p",
-                                     "-f",       "mp4",          writer->file_.temp_path()};
+    std::vector<std::string> args = {ffmpeg,
+                                     "-hide_banner",
+                                     "-loglevel",
+                                     "error",
+                                     "-y",
+                                     "-f",
+                                     "rawvideo",
+                                     "-pixel_format",
+                                     "rgb24",
+                                     "-video_size",
+                                     size,
+                                     "-framerate",
+                                     rate,
+                                     "-i",
+                                     "pipe:0",
+                                     "-vf",
+                                     "pad=ceil(iw/2)*2:ceil(ih/2)*2",
+                                     "-pix_fmt",
+                                     "yuv420p",
+                                     "-f",
+                                     "mp4",
+                                     writer->file_.temp_path()};
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -118,8 +134,7 @@ class Mp4Writer final : public FrameWriter {
     ::close(fds[0]);
     if (rc != 0) {
       ::close(fds[1]);
-      return make_error(writer->file_.path(),
-                        "cannot start " + ffmpeg + ": " + std::strerror(rc));
+      return make_error(writer->file_.path(), "cannot start " + ffmpeg + ": " + std::strerror(rc));
     }
     writer->pid_ = pid;
     writer->pipe_ = fds[1];
@@ -132,7 +147,8 @@ class Mp4Writer final : public FrameWriter {
     if (pipe_ < 0) return make_error(file_.path(), "ffmpeg is not running");
     if (frame.rgb.size() != frame_bytes_) return make_error(file_.path(), "frame size changed");
     // A dead ffmpeg must give EPIPE here, not kill marrow with SIGPIPE.
-    struct sigaction ignore {}, previous{};
+    struct sigaction ignore {
+    }, previous{};
     ignore.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ignore, &previous);
     std::size_t done = 0;
@@ -153,8 +169,7 @@ class Mp4Writer final : public FrameWriter {
   Status finish() override {
     const int status = stop();
     if (status != 0) {
-      return make_error(file_.path(),
-                        "ffmpeg failed (exit status " + std::to_string(status) + ")");
+      return make_error(file_.path(), "ffmpeg failed (exit status " + std::to_string(status) + ")");
     }
     std::error_code ec;
     size_ = fs::file_size(file_.temp_path(), ec);
@@ -194,8 +209,8 @@ Result<OutputFormat> output_format_of(const std::string& path) {
   if (ext == ".png") return OutputFormat::kPng;
   if (ext == ".gif") return OutputFormat::kGif;
   if (ext == ".mp4") return OutputFormat::kMp4;
-  return make_error(path, "unknown output format '" + ext +
-                              "' (the extension chooses it: .png, .gif or .mp4)");
+  return make_error(
+      path, "unknown output format '" + ext + "' (the extension chooses it: .png, .gif or .mp4)");
 }
 
 Result<AtomicFile> AtomicFile::create(const std::string& path) {
@@ -210,7 +225,8 @@ Result<AtomicFile> AtomicFile::create(const std::string& path) {
   if (fs::is_directory(target, ec)) return make_error(path, "is a folder");
   std::string temp = (folder / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
   const int fd = mkstemp(temp.data());
-  if (fd < 0) return make_error(path, std::string("cannot create a file there: ") + std::strerror(errno));
+  if (fd < 0)
+    return make_error(path, std::string("cannot create a file there: ") + std::strerror(errno));
   fchmod(fd, 0644);
   AtomicFile file;
   file.path_ = path;

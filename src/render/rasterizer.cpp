@@ -11,12 +11,18 @@ constexpr int kMaxClipVertices = 9;  // a triangle clipped by 6 planes has at mo
 // Signed distance of a clip-space point to the i-th frustum plane (>= 0 inside).
 float plane_distance(const Vec4& v, int plane) {
   switch (plane) {
-    case 0: return v.w + v.x;
-    case 1: return v.w - v.x;
-    case 2: return v.w + v.y;
-    case 3: return v.w - v.y;
-    case 4: return v.w + v.z;  // near
-    default: return v.w - v.z;  // far
+    case 0:
+      return v.w + v.x;
+    case 1:
+      return v.w - v.x;
+    case 2:
+      return v.w + v.y;
+    case 3:
+      return v.w - v.y;
+    case 4:
+      return v.w + v.z;  // near
+    default:
+      return v.w - v.z;  // far
   }
 }
 
@@ -32,7 +38,9 @@ std::uint8_t to_byte(float v) {
 
 // Pixel ownership for a pixel centre exactly on an edge: antisymmetric in the edge's
 // direction, so of two triangles sharing an edge exactly one owns such pixels.
-bool owns_edge(float dx, float dy) { return dy > 0 || (dy == 0 && dx < 0); }
+bool owns_edge(float dx, float dy) {
+  return dy > 0 || (dy == 0 && dx < 0);
+}
 
 }  // namespace
 
@@ -178,7 +186,8 @@ void Rasterizer::fill_triangle(const ClipVertex& a, const ClipVertex& b, const C
   const int min_x = std::max(0, static_cast<int>(std::floor(std::min({x0, x1, x2}))));
   const int max_x = std::min(image_.width - 1, static_cast<int>(std::ceil(std::max({x0, x1, x2}))));
   const int min_y = std::max(0, static_cast<int>(std::floor(std::min({y0, y1, y2}))));
-  const int max_y = std::min(image_.height - 1, static_cast<int>(std::ceil(std::max({y0, y1, y2}))));
+  const int max_y =
+      std::min(image_.height - 1, static_cast<int>(std::ceil(std::max({y0, y1, y2}))));
   if (min_x > max_x || min_y > max_y) return;
 
   // Edge k is opposite vertex k: e0 = (v1 -> v2), e1 = (v2 -> v0), e2 = (v0 -> v1).

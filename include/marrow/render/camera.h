@@ -29,7 +29,7 @@ struct Bounds {
 };
 
 struct Camera {
-  Mat4 view;  // world to camera (camera looks down its -z, y up)
+  Mat4 view;                  // world to camera (camera looks down its -z, y up)
   float vertical_fov = 0.6f;  // radians
   float aspect = 1;           // width / height
   float near_plane = 0.1f;
@@ -47,16 +47,22 @@ Mat4 look_at(Vec3 eye, Vec3 target, Vec3 up);
 enum class CameraPreset { kAuto, kFront, kSide, kBack, kTop, kThreeQuarter };
 
 std::optional<CameraPreset> parse_camera_preset(std::string_view name);
-inline constexpr std::string_view kCameraPresetNames = "auto, front, side, back, top, three-quarter";
+inline constexpr std::string_view kCameraPresetNames =
+    "auto, front, side, back, top, three-quarter";
 
-// The character's up axis guessed from its bounds in one pose (Y unless the box is clearly
-// taller along Z, as in Z-up sources). Returns 1 for Y, 2 for Z.
-int guess_up_axis(const Bounds& pose_bounds);
+// Which way is up and which way the character faces, in world space (unit vectors,
+// perpendicular). glTF's convention by default: Y up, facing +Z.
+struct Orientation {
+  Vec3 up{0, 1, 0};
+  Vec3 forward{0, 0, 1};
+};
 
-// A camera that sees every corner of `bounds` from the preset's side, with a small margin, for
-// an image of the given aspect. Front is the +Z side for Y-up (+Y side... see camera.cpp for
-// Z-up); side is +X; top looks down the up axis.
-Camera frame_bounds(const Bounds& bounds, CameraPreset preset, float aspect, int up_axis = 1,
-                    float vertical_fov = 0.6f, float margin = 1.08f);
+// A camera that sees every corner of `bounds` from the preset's side of the character, with a
+// small margin, for an image of the given aspect (width / height). Front looks at the
+// character's face, side at its left, top down its up axis; auto and three-quarter look from
+// the front-left, a little above.
+Camera frame_bounds(const Bounds& bounds, CameraPreset preset, float aspect,
+                    const Orientation& orientation = {}, float vertical_fov = 0.6f,
+                    float margin = 1.08f);
 
 }  // namespace marrow::render

@@ -48,40 +48,10 @@ int run_pose(const PoseOptions& o) {
 
   Result<Asset> asset = load_asset(o.file);
   if (!asset) return report_error(asset.error().message);
-  int clip_index = -1;
-  if (!o.clip.empty()) {
-    auto found = asset->find_clip(o.clip);
-    if (!found) {
-      std::string names;
-      for (const Clip& c : asset->clips) names += (names.empty() ? "" : ", ") + c.name();
-      return report_error(o.file + ": no clip '" + o.clip +
-                          "' (clips: " + (names.empty() ? "none" : names) + ")");
-    }
-    clip_index = static_cast<int>(*found);
-  } else if (!asset->clips.empty()) {
-    clip_index = 0;
-  }
-  PoseSamples samples;
-  if (o.layers.empty()) {
-    samples = sample_world(*asset, clip_index, times, wrap);
-  } else {
-    // --clip, when given too, is the first normal layer at weight 1.
-    std::vector<LayerSpec> specs;
-    if (!o.clip.empty()) {
-      LayerSpec base;
-      base.clip = o.clip;
-      specs.push_back(base);
-    }
-    for (const std::string& text : o.layers) {
-      Result<LayerSpec> spec = parse_layer(text);
-      if (!spec) return report_error(spec.error().message);
-      specs.push_back(std::move(spec).value());
-    }
-    Result<LayerStack> stack = LayerStack::build(*asset, specs);
-    if (!stack) return report_error(stack.error().message);
-    clip_index = static_cast<int>(stack->first_clip());
-    samples = stack->sample(times, wrap);
-  }
+  Result<PoseSource> source = PoseSource::create(*asset, o.clip, o.layers);
+  if (!source) return report_error(source.error().message);
+  const int clip_index = source->clip_index();
+  const PoseSamples samples = source->sample(times, wrap);
   std::ostringstream out;  // printed whole, so an error never leaves half a document
   if (o.format == "json")
     write_pose_json(out, *asset, clip_index, samples);

@@ -11,6 +11,7 @@ namespace marrow::cli {
 void add_info_command(CLI::App& app, std::function<int()>& run);
 void add_pose_command(CLI::App& app, std::function<int()>& run);
 void add_demo_command(CLI::App& app, std::function<int()>& run);
+void add_render_command(CLI::App& app, std::function<int()>& run);
 
 // Prints "marrow: message" to stderr and returns the failure exit code.
 int report_error(const std::string& message);

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   marrow::cli::add_info_command(app, run);
   marrow::cli::add_pose_command(app, run);
   marrow::cli::add_demo_command(app, run);
+  marrow::cli::add_render_command(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
