@@ -60,12 +60,66 @@ std::optional<CameraPreset> parse_camera_preset(std::string_view name) {
   return std::nullopt;
 }
 
+void add_extreme_points(std::span<const Vec3> points, std::vector<Vec3>& out) {
+  constexpr int kDirections = 13;  // each gives a minimum and a maximum point
+  float low[kDirections], high[kDirections];
+  std::size_t low_at[kDirections], high_at[kDirections];
+  std::fill(std::begin(low), std::end(low), 1e30f);
+  std::fill(std::begin(high), std::end(high), -1e30f);
+  bool any = false;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const Vec3 p = points[i];
+    if (!is_finite(p)) continue;
+    any = true;
+    const float d[kDirections] = {p.x,
+                                  p.y,
+                                  p.z,
+                                  p.x + p.y,
+                                  p.x - p.y,
+                                  p.x + p.z,
+                                  p.x - p.z,
+                                  p.y + p.z,
+                                  p.y - p.z,
+                                  p.x + p.y + p.z,
+                                  p.x + p.y - p.z,
+                                  p.x - p.y + p.z,
+                                  -p.x + p.y + p.z};
+    for (int k = 0; k < kDirections; ++k) {
+      if (d[k] < low[k]) {
+        low[k] = d[k];
+        low_at[k] = i;
+      }
+      if (d[k] > high[k]) {
+        high[k] = d[k];
+        high_at[k] = i;
+      }
+    }
+  }
+  if (!any) return;
+  for (int k = 0; k < kDirections; ++k) {
+    out.push_back(points[low_at[k]]);
+    out.push_back(points[high_at[k]]);
+  }
+}
+
 Camera frame_bounds(const Bounds& bounds, CameraPreset preset, float aspect,
+                    const Orientation& orientation, float vertical_fov, float margin) {
+  Vec3 corners[8];
+  const Bounds box = bounds.empty() ? Bounds{{0, 0, 0}, {0, 0, 0}} : bounds;
+  for (int i = 0; i < 8; ++i) {
+    corners[i] = {i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y,
+                  i & 4 ? box.max.z : box.min.z};
+  }
+  return frame_points(corners, preset, aspect, orientation, vertical_fov, margin);
+}
+
+Camera frame_points(std::span<const Vec3> points, CameraPreset preset, float aspect,
                     const Orientation& orientation, float vertical_fov, float margin) {
   Camera camera;
   camera.vertical_fov = vertical_fov;
   camera.aspect = aspect > 0 ? aspect : 1;
-  Bounds box = bounds;
+  Bounds box;
+  for (const Vec3& p : points) box.add(p);
   if (box.empty()) box.add(Vec3{});
   // A flat or point-like box still gets a visible extent.
   const Vec3 size = box.size();
@@ -104,18 +158,26 @@ Camera frame_bounds(const Bounds& bounds, CameraPreset preset, float aspect,
   }
   dir = dir * (1 / length(dir));
 
-  // Place the camera on the ray centre + dir * d with d just large enough that every corner of
-  // the box lies inside the view frustum (each corner gives a lower bound on d).
+  // Place the camera on the ray centre + dir * d with d just large enough that every point lies
+  // inside the view frustum (each point gives a lower bound on d).
   const Mat4 oriented = look_at(center + dir, center, up);  // rotation we need; distance later
   const float ty = std::tan(vertical_fov * 0.5f) / margin;
   const float tx = ty * camera.aspect;
   float distance = 0, nearest = 1e30f, farthest = 0;
-  Vec3 corners[8];
-  for (int i = 0; i < 8; ++i) {
-    corners[i] = {i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y,
-                  i & 4 ? box.max.z : box.min.z};
-    // Camera-space offset of the corner from the centre (the eye is at +1 on the view axis).
-    const Vec3 v = transform_point(oriented, corners[i]) - transform_point(oriented, center);
+  std::vector<Vec3> corners;
+  for (const Vec3& p : points) {
+    if (is_finite(p)) corners.push_back(p);
+  }
+  // A flat or empty cloud is framed by its padded box as well, so it keeps a visible extent.
+  if (corners.empty() || pad.x > 0 || pad.y > 0 || pad.z > 0) {
+    for (int i = 0; i < 8; ++i) {
+      corners.push_back({i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y,
+                         i & 4 ? box.max.z : box.min.z});
+    }
+  }
+  for (const Vec3& corner : corners) {
+    // Camera-space offset of the point from the centre (the eye is at +1 on the view axis).
+    const Vec3 v = transform_point(oriented, corner) - transform_point(oriented, center);
     // With the eye at distance d, the corner's depth is d - v.z; it must satisfy
     // |v.x| <= (d - v.z) tx and |v.y| <= (d - v.z) ty.
     distance = std::max({distance, v.z + std::fabs(v.x) / tx, v.z + std::fabs(v.y) / ty});

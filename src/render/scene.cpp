@@ -75,46 +75,63 @@ Orientation guess_orientation(const Skeleton& skeleton, std::span<const Mat4> mo
     }
   }
   auto horizontal = [&](Vec3 v) { return v - o.up * dot(v, o.up); };
-  auto use = [&](Vec3 f) {
-    f = horizontal(f);
-    if (!(length(f) > 1e-6f)) return false;
-    o.forward = normalized(f);
-    return true;
-  };
+  auto valid = [](Vec3 v) { return length(v) > 1e-6f; };
 
-  // Feet: the bone from a foot (or ankle) to its toe points forward.
-  Vec3 toes{};
+  // The facing line from left/right pairs: the character's left is up x forward, so forward
+  // is (right-to-left) x up. The most reliable cue for the axis on bipeds.
+  // Only the pairs nearest the root (hips, thighs, shoulders: one level below the first pair
+  // and the pair itself), whose sides hold still; hands and fingers wander.
+  std::vector<int> depth(n, 0);
   for (std::size_t j = 0; j < n; ++j) {
     const JointIndex p = skeleton.parent(j);
-    if (p == kNoParent || p >= n || !has(names[j], "toe")) continue;
-    if (has(names[p], "foot") || has(names[p], "ankle")) toes += pos(j) - pos(p);
+    if (p != kNoParent && p < j) depth[j] = depth[p] + 1;
   }
-  if (use(toes)) return o;
-
-  // A head that leads the body (a quadruped): its offset from the joints' centre.
-  const auto centre = average([](std::size_t) { return true; });
-  const auto front =
-      head ? head
-           : average([&](std::size_t j) { return names[j] == "neck" || has(names[j], "head"); });
-  if (front && centre) {
-    float low = 1e30f, high = -1e30f;
-    for (std::size_t j = 0; j < n; ++j) {
-      low = std::min(low, dot(pos(j), o.up));
-      high = std::max(high, dot(pos(j), o.up));
-    }
-    const Vec3 offset = horizontal(*front - *centre);
-    if (length(offset) > 0.3f * (high - low) && use(offset)) return o;
-  }
-
-  // Left/right pairs: the character's left is up x forward, so forward is (right-to-left) x up.
-  Vec3 leftward{};
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  int shallowest = 1 << 30;
   for (std::size_t j = 0; j < n; ++j) {
     const std::string partner = right_partner(names[j]);
     if (partner.empty()) continue;
     const auto it = by_name.find(partner);
-    if (it != by_name.end()) leftward += pos(j) - pos(it->second);
+    if (it == by_name.end()) continue;
+    pairs.push_back({j, it->second});
+    shallowest = std::min(shallowest, depth[j]);
   }
-  use(cross(leftward, o.up));
+  Vec3 leftward{};
+  for (const auto& [l, r] : pairs) {
+    if (depth[l] <= shallowest + 1) leftward += pos(l) - pos(r);
+  }
+  const Vec3 axis = horizontal(cross(leftward, o.up));
+
+  // Which way along it: feet (foot-to-toe bones point forward), else a head that leads the
+  // body (a quadruped: its offset from the joints' centre). These also settle a file whose
+  // left and right were mirrored on import.
+  Vec3 cue{};
+  for (std::size_t j = 0; j < n; ++j) {
+    const JointIndex p = skeleton.parent(j);
+    if (p == kNoParent || p >= n || !has(names[j], "toe")) continue;
+    if (has(names[p], "foot") || has(names[p], "ankle")) cue += pos(j) - pos(p);
+  }
+  cue = horizontal(cue);
+  if (!valid(cue)) {
+    const auto centre = average([](std::size_t) { return true; });
+    const auto front =
+        head ? head
+             : average([&](std::size_t j) { return names[j] == "neck" || has(names[j], "head"); });
+    if (front && centre) {
+      float low = 1e30f, high = -1e30f;
+      for (std::size_t j = 0; j < n; ++j) {
+        low = std::min(low, dot(pos(j), o.up));
+        high = std::max(high, dot(pos(j), o.up));
+      }
+      const Vec3 offset = horizontal(*front - *centre);
+      if (length(offset) > 0.3f * (high - low)) cue = offset;
+    }
+  }
+  if (valid(axis)) {
+    o.forward = normalized(axis) * (valid(cue) && dot(cue, axis) < 0 ? -1.0f : 1.0f);
+  } else if (valid(cue)) {
+    o.forward = normalized(cue);
+  }
   return o;
 }
 
@@ -242,6 +259,18 @@ Bounds SceneRenderer::bounds() const {
     for (JointIndex j : overlay_joints_) b.add(joint_positions_[j]);
   }
   return b;
+}
+
+void SceneRenderer::extreme_points(std::vector<Vec3>& out) const {
+  bool any = false;
+  for (const MeshState& state : meshes_) {
+    add_extreme_points(state.positions, out);
+    any = any || !state.positions.empty();
+  }
+  if (any) return;
+  std::vector<Vec3> joints;
+  for (JointIndex j : overlay_joints_) joints.push_back(joint_positions_[j]);
+  add_extreme_points(joints, out);
 }
 
 void SceneRenderer::draw(Rasterizer& rasterizer, const Camera& camera) const {

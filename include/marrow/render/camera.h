@@ -5,6 +5,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "marrow/math/mat4.h"
 #include "marrow/math/vec3.h"
@@ -64,5 +65,15 @@ struct Orientation {
 Camera frame_bounds(const Bounds& bounds, CameraPreset preset, float aspect,
                     const Orientation& orientation = {}, float vertical_fov = 0.6f,
                     float margin = 1.08f);
+
+// The same for a cloud of points: the camera looks at the centre of their box and stands just
+// far enough for every point to be in view. Tighter than the box when the view is oblique.
+Camera frame_points(std::span<const Vec3> points, CameraPreset preset, float aspect,
+                    const Orientation& orientation = {}, float vertical_fov = 0.6f,
+                    float margin = 1.08f);
+
+// Appends the points extreme along 26 directions (the axes, face and corner diagonals): a few
+// points per frame that frame a body from any preset almost as tightly as all its vertices.
+void add_extreme_points(std::span<const Vec3> points, std::vector<Vec3>& out);
 
 }  // namespace marrow::render

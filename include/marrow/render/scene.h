@@ -26,9 +26,10 @@ struct SceneStyle {
 
 // Up and facing guessed from joint names in one pose (model matrices, one per joint):
 //  - up is Y unless the head lies along Z from the feet (a Z-up source);
-//  - forward from foot-to-toe bones; else, for creatures whose head leads (a quadruped), the
-//    head's horizontal offset from the joints' centre; else from left/right joint pairs (the
-//    character's left is up x forward); else glTF's +Z (-Y for Z-up).
+//  - the facing line from left/right joint pairs (the character's left is up x forward), its
+//    direction from foot-to-toe bones or, for creatures whose head leads (a quadruped), the
+//    head's offset from the joints' centre; either cue alone when the other is missing; else
+//    glTF's +Z (-Y for Z-up).
 Orientation guess_orientation(const Skeleton& skeleton, std::span<const Mat4> model);
 
 // Blue (0) -> cyan -> green -> yellow -> red (1).
@@ -46,6 +47,8 @@ class SceneRenderer {
   // The box around what set_pose placed: mesh vertices, or joint positions when there is no
   // mesh.
   Bounds bounds() const;
+  // Appends the extreme points (add_extreme_points) of the same: what frame_points needs.
+  void extreme_points(std::vector<Vec3>& out) const;
   void draw(Rasterizer& rasterizer, const Camera& camera) const;
 
   bool has_meshes() const { return !meshes_.empty(); }

@@ -149,21 +149,21 @@ int run_demo(const DemoOptions& o) {
             << "  " << kRunFadeOut[0] << " - " << kRunFadeOut[1]
             << " s  cross-fade back to walk\n\n";
 
-  // Pass 1: the character's bounds over the whole timeline, so the camera holds still.
+  // Pass 1: the character's extent over the whole timeline, so the camera holds still.
   DemoPlayer::Timings unused;
-  render::Bounds bounds;
+  std::vector<Vec3> extremes;
   render::Orientation orientation;
   {
     DemoPlayer player(asset);
     for (int f = 0; f < frames; ++f) {
       player.frame(f * dt, dt, unused);
       scene->set_pose(player.model());
-      bounds.add(scene->bounds());
+      scene->extreme_points(extremes);
       if (f == 0) orientation = render::guess_orientation(asset.skeleton, player.model());
     }
   }
   const render::Camera camera =
-      render::frame_bounds(bounds, render::CameraPreset::kAuto,
+      render::frame_points(extremes, render::CameraPreset::kAuto,
                            static_cast<float>(size->width) / size->height, orientation);
 
   // Pass 2: the frames, timed stage by stage.

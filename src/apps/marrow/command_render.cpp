@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "commands.h"
@@ -28,7 +29,7 @@ struct RenderOptions {
   std::string out;
   std::string size = "400x400";
   double fps = 25;
-  double seconds = -1;  // default: the clip's duration
+  std::optional<double> seconds;  // default: the clip's duration
   double time = 0;
   std::string camera = "auto";
   bool skeleton = false;
@@ -61,7 +62,7 @@ int run_render(const RenderOptions& o) {
         "--fps: a GIF counts frame delays in hundredths of a second and viewers slow down "
         "delays below 2/100 s, so GIFs take at most 50 fps");
   }
-  if (o.seconds != -1 && (!(o.seconds > 0) || !std::isfinite(o.seconds))) {
+  if (o.seconds && (!(*o.seconds > 0) || !std::isfinite(*o.seconds))) {
     return report_error("--seconds: expected a duration above 0");
   }
   if (!std::isfinite(o.time)) return report_error("--time: expected a time in seconds");
@@ -82,13 +83,13 @@ int run_render(const RenderOptions& o) {
   // clip's duration), each clip looping.
   long frames = 1;
   if (*format != render::OutputFormat::kPng) {
-    const double seconds = o.seconds > 0 ? o.seconds : source->duration();
+    const double seconds = o.seconds ? *o.seconds : source->duration();
     frames = std::max(1L, std::lround(seconds * o.fps));
     if (frames > kMaxFrames) {
       return report_error("--seconds × --fps gives " + std::to_string(frames) +
                           " frames; at most " + std::to_string(kMaxFrames) + " are rendered");
     }
-  } else if (o.seconds > 0) {
+  } else if (o.seconds) {
     std::cerr << "marrow: note: a PNG holds one frame (the pose at --time); --seconds ignored\n";
   }
   auto time_of = [&](long frame) { return static_cast<float>(o.time + frame / o.fps); };
@@ -98,20 +99,21 @@ int run_render(const RenderOptions& o) {
     return source->sample(times, WrapMode::kLoop);
   };
 
-  // The camera: the character's bounds over the whole range (sampled), from the chosen side.
-  render::Bounds bounds;
+  // The camera: framed on the character over the whole range (sampled), from the chosen side.
+  std::vector<Vec3> extremes;
   render::Orientation orientation;
   const long stride = std::max(1L, (frames + kMaxBoundsSamples - 1) / kMaxBoundsSamples);
   for (long f = 0; f < frames; f += stride) {
     const PoseSamples one = poses(f, 1);
     scene->set_pose(one.world[0]);
-    const render::Bounds b = scene->bounds();
+    scene->extreme_points(extremes);
     if (f == 0) orientation = render::guess_orientation(asset->skeleton, one.world[0]);
-    bounds.add(b);
   }
-  if (bounds.empty()) return report_error(o.file + ": nothing to draw (no mesh and no joint)");
-  const render::Camera camera = render::frame_bounds(
-      bounds, *preset, static_cast<float>(size->width) / size->height, orientation);
+  if (extremes.empty()) {
+    return report_error(o.file + ": nothing to draw (no mesh and no joint)");
+  }
+  const render::Camera camera = render::frame_points(
+      extremes, *preset, static_cast<float>(size->width) / size->height, orientation);
 
   auto writer = render::FrameWriter::open(o.out, size->width, size->height, o.fps);
   if (!writer) return report_error(writer.error().message);

@@ -1,0 +1,267 @@
+// `marrow render` and `marrow demo` run as processes: the files they write decode to what was
+// asked for, and bad input fails with one "marrow: ..." line and leaves no file behind.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <stb_image.h>
+#include <filesystem>
+#include <fstream>
+
+#include "gif_decoder.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// A fresh empty folder for outputs; the process's stdout and stderr go elsewhere so the
+// folder's listing shows only what marrow wrote.
+struct Workspace {
+  fs::path out, logs;
+  explicit Workspace(const std::string& name) {
+    const fs::path base =
+        fs::temp_directory_path() / ("marrow_render_" + name + "_" + std::to_string(getpid()));
+    fs::remove_all(base);
+    out = base / "out";
+    logs = base / "logs";
+    fs::create_directories(out);
+    fs::create_directories(logs);
+  }
+  ~Workspace() { fs::remove_all(out.parent_path()); }
+  std::vector<std::string> listing() const {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(out)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+};
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+Outcome run(const Workspace& ws, const std::vector<std::string>& args,
+            const std::string& env = "") {
+  std::string command = env + (env.empty() ? "" : " ") + quote(MARROW_BIN);
+  for (const std::string& a : args) command += " " + quote(a);
+  command +=
+      " >" + quote((ws.logs / "stdout").string()) + " 2>" + quote((ws.logs / "stderr").string());
+  const int status = std::system(command.c_str());
+  Outcome o;
+  if (status != -1 && WIFEXITED(status)) o.exit_code = WEXITSTATUS(status);
+  o.out = slurp(ws.logs / "stdout");
+  o.err = slurp(ws.logs / "stderr");
+  return o;
+}
+
+void expect_clean_failure(const Workspace& ws, const Outcome& o,
+                          const std::vector<std::string>& parts) {
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  EXPECT_EQ(o.out, "");
+  EXPECT_EQ(o.err.rfind("marrow: ", 0), 0u) << o.err;
+  for (const std::string& part : parts) {
+    EXPECT_NE(o.err.find(part), std::string::npos) << "'" << part << "' not in: " << o.err;
+  }
+  EXPECT_EQ(o.err.find("runtime error"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find("Sanitizer"), std::string::npos) << o.err;
+  EXPECT_TRUE(ws.listing().empty()) << "left behind: " << ws.listing().front();
+}
+
+std::vector<std::uint8_t> bytes_of(const fs::path& p) {
+  const std::string s = slurp(p);
+  return {s.begin(), s.end()};
+}
+
+std::string soldier() {
+  return std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+}
+
+// Pixels that differ between two frames (any channel by more than 24 levels).
+int changed_pixels(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) {
+  int n = 0;
+  for (std::size_t i = 0; i + 2 < a.size(); i += 3) {
+    n += std::abs(a[i] - b[i]) + std::abs(a[i + 1] - b[i + 1]) + std::abs(a[i + 2] - b[i + 2]) > 24;
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST(RenderCli, SoldierRunGif) {
+  if (!fs::exists(soldier())) GTEST_SKIP() << soldier() << " absent";
+  Workspace ws("gif");
+  const std::string out = (ws.out / "run.gif").string();
+  const Outcome o = run(ws, {"render", soldier(), "--clip", "Run", "--out", out, "--size", "64x48",
+                             "--fps", "10", "--seconds", "1.2"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("wrote " + out), std::string::npos) << o.out;
+  EXPECT_EQ(ws.listing(), std::vector<std::string>{"run.gif"});  // no temporary left
+  const gif_test::DecodedGif gif = gif_test::decode_gif(bytes_of(out));
+  ASSERT_EQ(gif.error, "");
+  EXPECT_EQ(gif.width, 64);
+  EXPECT_EQ(gif.height, 48);
+  EXPECT_EQ(gif.loop_count, 0);
+  ASSERT_EQ(gif.frames.size(), 12u);  // 1.2 s at 10 fps
+  for (int d : gif.delays) EXPECT_EQ(d, 10);
+  // The running character moves between frames.
+  int moving = 0;
+  for (std::size_t f = 1; f < gif.frames.size(); ++f) {
+    moving += changed_pixels(gif.frames[f - 1], gif.frames[f]) > 20;
+  }
+  EXPECT_GE(moving, 10);
+}
+
+TEST(RenderCli, SoldierPngAtATime) {
+  if (!fs::exists(soldier())) GTEST_SKIP() << soldier() << " absent";
+  Workspace ws("png");
+  const std::string a = (ws.out / "a.png").string(), b = (ws.out / "b.png").string();
+  ASSERT_EQ(run(ws, {"render", soldier(), "--clip", "Walk", "--time", "0", "--out", a, "--size",
+                     "80x100", "--skeleton"})
+                .exit_code,
+            0);
+  ASSERT_EQ(run(ws, {"render", soldier(), "--clip", "Walk", "--time", "0.5", "--out", b, "--size",
+                     "80x100", "--skeleton"})
+                .exit_code,
+            0);
+  int w = 0, h = 0, c = 0;
+  unsigned char* pa = stbi_load(a.c_str(), &w, &h, &c, 3);
+  ASSERT_NE(pa, nullptr);
+  EXPECT_EQ(w, 80);
+  EXPECT_EQ(h, 100);
+  unsigned char* pb = stbi_load(b.c_str(), &w, &h, &c, 3);
+  ASSERT_NE(pb, nullptr);
+  const std::vector<std::uint8_t> va(pa, pa + 80 * 100 * 3), vb(pb, pb + 80 * 100 * 3);
+  EXPECT_GT(changed_pixels(va, vb), 100);  // another pose
+  stbi_image_free(pa);
+  stbi_image_free(pb);
+}
+
+TEST(RenderCli, BadInputLeavesNoFile) {
+  Workspace ws("bad");
+  const std::string gif = (ws.out / "x.gif").string();
+  const std::string missing = (ws.out / "missing.glb").string();
+  expect_clean_failure(ws, run(ws, {"render", missing, "--out", gif}), {missing});
+  expect_clean_failure(ws, run(ws, {"render", soldier(), "--out", (ws.out / "x.bmp").string()}),
+                       {"x.bmp", "unknown output format", ".png, .gif or .mp4"});
+  expect_clean_failure(ws, run(ws, {"render", soldier(), "--out", gif, "--size", "100"}),
+                       {"--size '100'", "WIDTHxHEIGHT"});
+  expect_clean_failure(ws, run(ws, {"render", soldier(), "--out", gif, "--size", "0x50"}),
+                       {"--size '0x50'"});
+  expect_clean_failure(ws, run(ws, {"render", soldier(), "--out", gif, "--size", "64x-3"}),
+                       {"--size '64x-3'"});
+  expect_clean_failure(ws, run(ws, {"render", soldier(), "--out", gif, "--size", "99999x64"}),
+                       {"--size"});
+  expect_clean_failure(ws, run(ws, {"render", soldier(), "--out", gif, "--camera", "diagonal"}),
+                       {"--camera 'diagonal'", "three-quarter"});
+  expect_clean_failure(ws, run(ws, {"render", soldier(), "--out", gif, "--fps", "60"}),
+                       {"--fps", "50"});
+  expect_clean_failure(ws, run(ws, {"render", soldier(), "--out", gif, "--seconds", "-1"}),
+                       {"--seconds"});
+  expect_clean_failure(
+      ws, run(ws, {"render", soldier(), "--out", (ws.out / "no/such/dir/x.gif").string()}),
+      {"does not exist"});
+  if (fs::exists(soldier())) {
+    expect_clean_failure(ws, run(ws, {"render", soldier(), "--out", gif, "--clip", "Fly"}),
+                         {"no clip 'Fly'", "Walk"});
+    expect_clean_failure(ws, run(ws, {"render", soldier(), "--out", gif, "--weights", "Tail"}),
+                         {"--weights", "'Tail'"});
+    expect_clean_failure(
+        ws, run(ws, {"render", soldier(), "--out", gif, "--layer", "Walk:mode=sideways"}),
+        {"mode='sideways'"});
+  }
+  // A file that is not a model at all.
+  const fs::path junk = ws.logs / "junk.glb";
+  std::ofstream(junk) << "this is not glTF";
+  expect_clean_failure(ws, run(ws, {"render", junk.string(), "--out", gif}), {"junk.glb"});
+}
+
+TEST(RenderCli, Mp4NeedsFfmpeg) {
+  if (!fs::exists(soldier())) GTEST_SKIP() << soldier() << " absent";
+  Workspace ws("mp4");
+  const std::string mp4 = (ws.out / "walk.mp4").string();
+  // No ffmpeg on PATH: a clear message, nothing written.
+  const fs::path empty_bin = ws.logs / "empty_bin";
+  fs::create_directories(empty_bin);
+  expect_clean_failure(ws,
+                       run(ws, {"render", soldier(), "--clip", "Walk", "--out", mp4},
+                           "PATH=" + quote(empty_bin.string())),
+                       {"walk.mp4", "ffmpeg", "not installed"});
+
+  // A stand-in ffmpeg that stores what it reads on stdin into its last argument: the raw RGB
+  // frames arrive whole and the output is renamed into place.
+  const fs::path fake_bin = ws.logs / "fake_bin";
+  fs::create_directories(fake_bin);
+  const fs::path fake = fake_bin / "ffmpeg";
+  std::ofstream(fake) << "#!/bin/sh\nfor last; do :; done\ncat > \"$last\"\n";
+  fs::permissions(fake, fs::perms::owner_all);
+  const Outcome ok = run(ws,
+                         {"render", soldier(), "--clip", "Walk", "--out", mp4, "--size", "32x24",
+                          "--fps", "10", "--seconds", "0.5"},
+                         "PATH=" + quote(fake_bin.string() + ":/usr/bin:/bin"));
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_EQ(ws.listing(), std::vector<std::string>{"walk.mp4"});
+  EXPECT_EQ(fs::file_size(mp4), 5u * 32 * 24 * 3);
+  fs::remove(mp4);
+
+  // A stand-in that fails: an error naming ffmpeg, no output left.
+  std::ofstream(fake) << "#!/bin/sh\nexit 3\n";
+  expect_clean_failure(ws,
+                       run(ws,
+                           {"render", soldier(), "--clip", "Walk", "--out", mp4, "--size", "32x24",
+                            "--fps", "10", "--seconds", "2"},
+                           "PATH=" + quote(fake_bin.string() + ":/usr/bin:/bin")),
+                       {"walk.mp4", "ffmpeg"});
+}
+
+TEST(RenderCli, DemoGifShowsAMovingCharacter) {
+  Workspace ws("demo");
+  const std::string out = (ws.out / "demo.gif").string();
+  const Outcome o = run(ws, {"demo", "--out", out, "--size", "64x64"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  for (const char* stage : {"sample", "blend", "local-to-model", "skin", "draw", "wrote",
+                            "marrow render ../shared/assets/gltf/Soldier.glb --clip Run"}) {
+    EXPECT_NE(o.out.find(stage), std::string::npos) << stage << " not in:\n" << o.out;
+  }
+  EXPECT_EQ(ws.listing(), std::vector<std::string>{"demo.gif"});
+  const gif_test::DecodedGif gif = gif_test::decode_gif(bytes_of(out));
+  ASSERT_EQ(gif.error, "");
+  EXPECT_EQ(gif.width, 64);
+  EXPECT_EQ(gif.height, 64);
+  ASSERT_GE(gif.frames.size(), 60u);
+  // A character is there: the first frame has pixels far from its corner (background) colour.
+  const std::vector<std::uint8_t>& first = gif.frames[0];
+  int figure = 0;
+  for (std::size_t i = 0; i < first.size(); i += 3) {
+    const std::size_t row = (i / 3) / 64 * 64 * 3;  // same row, first column: background
+    figure += std::abs(first[i] - first[row]) + std::abs(first[i + 1] - first[row + 1]) +
+                  std::abs(first[i + 2] - first[row + 2]) >
+              40;
+  }
+  EXPECT_GT(figure, 64 * 64 / 30);
+  // And it moves: nearly every frame differs from the one before.
+  int moving = 0;
+  for (std::size_t f = 1; f < gif.frames.size(); ++f) {
+    moving += changed_pixels(gif.frames[f - 1], gif.frames[f]) > 10;
+  }
+  EXPECT_GT(moving, static_cast<int>(gif.frames.size()) * 9 / 10);
+
+  // A PNG is not an animation; a bad size is refused; neither leaves a file.
+  Workspace bad("demo_bad");
+  expect_clean_failure(bad, run(bad, {"demo", "--out", (bad.out / "d.png").string()}), {"d.png"});
+  expect_clean_failure(
+      bad, run(bad, {"demo", "--out", (bad.out / "d.gif").string(), "--size", "axb"}), {"--size"});
+}
