@@ -96,6 +96,15 @@ void Rasterizer::draw_mesh(const Camera& camera, const MeshDraw& mesh, const Lig
     return base * (lighting.ambient + lighting.key * lambert);
   };
 
+  // Smooth shading lights each vertex once per side, not once per triangle corner.
+  if (smooth) {
+    color_scratch_.resize(2 * n);
+    for (std::size_t v = 0; v < n; ++v) {
+      const Vec3 base = per_vertex_color ? mesh.colors[v] : mesh.color;
+      color_scratch_[2 * v] = shade(mesh.normals[v], base, false);
+      color_scratch_[2 * v + 1] = shade(mesh.normals[v], base, true);
+    }
+  }
   const Vec3 eye = camera.eye();
   for (std::size_t i = 0; i + 2 < mesh.indices.size(); i += 3) {
     const std::uint32_t ia = mesh.indices[i], ib = mesh.indices[i + 1], ic = mesh.indices[i + 2];
@@ -110,12 +119,11 @@ void Rasterizer::draw_mesh(const Camera& camera, const MeshDraw& mesh, const Lig
     Vec3 color[3];
     const std::uint32_t idx[3] = {ia, ib, ic};
     for (int k = 0; k < 3; ++k) {
-      const Vec3 base = per_vertex_color ? mesh.colors[idx[k]] : mesh.color;
       if (smooth) {
-        // A smooth normal pointing away from the viewer on a front face is flipped with it.
-        color[k] = shade(mesh.normals[idx[k]], base, faces_away);
+        // A triangle wound away from the viewer is lit from its other side.
+        color[k] = color_scratch_[2 * idx[k] + (faces_away ? 1 : 0)];
       } else {
-        color[k] = shade(face, base, false);
+        color[k] = shade(face, per_vertex_color ? mesh.colors[idx[k]] : mesh.color, false);
       }
     }
     draw_clip_triangle(clip, color);
