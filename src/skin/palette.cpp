@@ -1,4 +1,5 @@
 // Skinning palettes: matrices, their dual-quaternion split, and the GPU layouts.
+#include <algorithm>
 #include <cmath>
 
 #include "marrow/math/transform.h"
@@ -94,6 +95,13 @@ DqsJoint dqs_joint_from_matrix(const Mat4& m) {
       out.stretch[c * 3 + row] = static_cast<float>(s);
     }
   }
+  // A rigid joint's stretch comes out as the identity plus rounding noise (~1e-8). That noise is
+  // snapped away: it would only blur results, and squaring it in the kernels' normalizations
+  // underflows into denormals, which cost x86 cores a microcode assist each.
+  float off_identity = 0;
+  for (int i = 0; i < 9; ++i)
+    off_identity = std::max(off_identity, std::fabs(out.stretch[i] - (i % 4 == 0 ? 1.0f : 0.0f)));
+  if (off_identity < 1e-6f) out.stretch = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   out.dq = dual_quat_from_rotation_translation(q, m.translation());
   return out;
 }

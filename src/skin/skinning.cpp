@@ -37,11 +37,12 @@ bool skin_matrices(const SkinningMesh& mesh, std::span<const Mat4> palette, Skin
   }
   std::array<DqsJoint, kStackDqsJoints> dq;
   compute_dual_quat_palette(palette.first(joints), std::span(dq).first(joints));
+  const bool rigid = detail::all_rigid(dq.data(), joints);
   detail::for_each_group_range(d, begin, end, [&](const auto& g, std::size_t b, std::size_t e) {
     if constexpr (kReference)
       detail::dqs_scalar(args, dq.data(), g, b, e);
     else
-      detail::dqs_simd(args, dq.data(), g, b, e);
+      detail::dqs_simd(args, dq.data(), rigid, g, b, e);
   });
   return true;
 }
@@ -52,11 +53,12 @@ bool skin_dual_quats(const SkinningMesh& mesh, std::span<const DqsJoint> palette
   if (!check(mesh, palette.size(), out, begin, end)) return false;
   const SkinningMesh::Data& d = mesh.data();
   const detail::KernelArgs args = detail::make_args(d, out);
+  const bool rigid = !kReference && detail::all_rigid(palette.data(), d.skin_joint_count);
   detail::for_each_group_range(d, begin, end, [&](const auto& g, std::size_t b, std::size_t e) {
     if constexpr (kReference)
       detail::dqs_scalar(args, palette.data(), g, b, e);
     else
-      detail::dqs_simd(args, palette.data(), g, b, e);
+      detail::dqs_simd(args, palette.data(), rigid, g, b, e);
   });
   return true;
 }

@@ -50,7 +50,17 @@ void dqs_scalar_from_matrices(const KernelArgs& a, const Mat4* palette,
 // float rounding.
 void lbs_simd(const KernelArgs& a, const Mat4* palette, const SkinningMesh::Data::Group& g,
               std::size_t s0, std::size_t s1);
-void dqs_simd(const KernelArgs& a, const DqsJoint* palette, const SkinningMesh::Data::Group& g,
-              std::size_t s0, std::size_t s1);
+// rigid: every joint of the palette has an identity stretch (see all_rigid).
+void dqs_simd(const KernelArgs& a, const DqsJoint* palette, bool rigid,
+              const SkinningMesh::Data::Group& g, std::size_t s0, std::size_t s1);
+
+// True when every joint's stretch is exactly the identity (compute_dual_quat_palette snaps
+// rounding noise to it), so DQS may skip the stretch.
+inline bool all_rigid(const DqsJoint* palette, std::size_t n) {
+  constexpr std::array<float, 9> kIdentity{1, 0, 0, 0, 1, 0, 0, 0, 1};
+  for (std::size_t i = 0; i < n; ++i)
+    if (palette[i].stretch != kIdentity) return false;
+  return true;
+}
 
 }  // namespace marrow::detail

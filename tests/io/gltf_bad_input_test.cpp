@@ -13,6 +13,7 @@
 #include <random>
 
 #include "gltf_test_util.h"
+#include "marrow/skin/skinning.h"
 
 namespace fs = std::filesystem;
 using namespace gltf_test;
@@ -756,6 +757,21 @@ TEST(GltfRealAssets, MutatedGlbNeverCrashes) {
   }
   EXPECT_GT(failed, 0);
   std::cout << "mutated GLB files: " << loaded << " loaded, " << failed << " refused\n";
+}
+
+// A vertex whose weights are all zero breaks the spec (they must sum to 1): the import warns,
+// and SkinningMesh::build refuses the mesh naming the vertex.
+TEST(GltfBadInput, VertexWithoutWeightIsReported) {
+  Builder b = base();
+  poke<float>(b, kWeights, 8, 0.0f);  // vertex 2's only weight
+  const Asset asset = load(b.gltf_text());
+  ASSERT_EQ(asset.warnings.size(), 1u);
+  EXPECT_NE(asset.warnings[0].find("1 vertices have no weight above zero"), std::string::npos)
+      << asset.warnings[0];
+  auto built = marrow::SkinningMesh::build(asset.meshes[0], asset.skins[0].joints.size());
+  ASSERT_FALSE(built.ok());
+  EXPECT_NE(built.error().message.find("vertex 2: has no influence"), std::string::npos)
+      << built.error().message;
 }
 
 }  // namespace

@@ -222,5 +222,58 @@ TEST(SkinKernels, LargePaletteDualQuatPathMatchesReference) {
                   "300 joints");
 }
 
+SkinnedMesh one_vertex(Vec3 p, Vec3 n, std::vector<std::uint16_t> joints,
+                       std::vector<float> weights) {
+  SkinnedMesh m;
+  m.name = "one";
+  m.positions = {p};
+  m.normals = {n};
+  m.influence_offsets = {0, static_cast<std::uint32_t>(joints.size())};
+  m.influence_joints = std::move(joints);
+  m.influence_weights = std::move(weights);
+  return m;
+}
+
+TEST(SkinKernels, DqsKeepsTheRadiusOfATwistWhereLbsShrinksIt) {
+  // (0, 1, 0) half on the identity, half on a 90 degree twist about x. LBS averages the two
+  // images, (0, 1, 0) and (0, 0, 1): (0, 0.5, 0.5). DQS blends the rotations: 45 degrees,
+  // (0, cos 45, sin 45), still at distance 1 from the axis.
+  const SkinnedMesh m = one_vertex({0, 1, 0}, {0, 1, 0}, {0, 1}, {0.5f, 0.5f});
+  auto built = SkinningMesh::build(m, 2);
+  ASSERT_TRUE(built.ok());
+  const std::vector<Mat4> palette{
+      Mat4::identity(), mat4_from_trs({}, from_axis_angle({1, 0, 0}, 1.5707964f), {1, 1, 1})};
+  const float h = std::sqrt(0.5f);
+  for (int fast = 0; fast < 2; ++fast) {
+    Frame lbs(1), dqs(1);
+    auto run = [&](SkinningMethod method, Frame& f) {
+      return fast ? skin(built.value(), palette, method, {f.positions, f.normals, {}})
+                  : skin_reference(built.value(), palette, method, {f.positions, f.normals, {}}, 0,
+                                   1);
+    };
+    ASSERT_TRUE(run(SkinningMethod::kLinear, lbs));
+    ASSERT_TRUE(run(SkinningMethod::kDualQuaternion, dqs));
+    EXPECT_LT(length(lbs.positions[0] - Vec3{0, 0.5f, 0.5f}), 1e-6f);
+    EXPECT_LT(length(dqs.positions[0] - Vec3{0, h, h}), 1e-6f);
+    EXPECT_LT(length(lbs.normals[0] - Vec3{0, h, h}), 1e-6f);
+    EXPECT_LT(length(dqs.normals[0] - Vec3{0, h, h}), 1e-6f);
+  }
+}
+
+TEST(SkinKernels, MirroredJointFlipsNormalsLikeTheInverseTranspose) {
+  // A mirror in x: the inverse transpose of diag(-1, 1, 1) is itself, so the normal (1, 0, 0)
+  // becomes (-1, 0, 0) (the cofactor matrix alone would give (1, 0, 0)).
+  const SkinnedMesh m = one_vertex({1, 2, 3}, {1, 0, 0}, {0}, {1});
+  auto built = SkinningMesh::build(m, 1);
+  ASSERT_TRUE(built.ok());
+  const std::vector<Mat4> palette{mat4_from_trs({0, 0, 1}, Quat::identity(), {-1, 1, 1})};
+  for (SkinningMethod method : {SkinningMethod::kLinear, SkinningMethod::kDualQuaternion}) {
+    Frame f(1);
+    ASSERT_TRUE(skin(built.value(), palette, method, {f.positions, f.normals, {}}));
+    EXPECT_LT(length(f.positions[0] - Vec3{-1, 2, 4}), 1e-6f);
+    EXPECT_LT(length(f.normals[0] - Vec3{-1, 0, 0}), 1e-6f);
+  }
+}
+
 }  // namespace
 }  // namespace marrow

@@ -362,6 +362,14 @@ void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex
         read_influences(doc, attributes, ap, asset.skins[skin].joints.size(), mesh);
         if (mesh.influence_offsets.empty())
           asset.warnings.push_back(pp + ": skinned node without JOINTS_0/WEIGHTS_0");
+        std::size_t unweighted = 0;
+        for (std::size_t v = 0; v + 1 < mesh.influence_offsets.size(); ++v)
+          unweighted += mesh.influence_offsets[v] == mesh.influence_offsets[v + 1];
+        if (unweighted > 0) {
+          // The spec asks for weights summing to 1; SkinningMesh::build will refuse the mesh.
+          asset.warnings.push_back(pp + ": " + std::to_string(unweighted) +
+                                   " vertices have no weight above zero");
+        }
       } else if (gltf::find_member(attributes, "JOINTS_0")) {
         asset.warnings.push_back(pp + ": JOINTS_0 on a node without a skin; drawn rigid");
       }
