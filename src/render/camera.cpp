@@ -19,11 +19,15 @@ void Bounds::add(const Bounds& b) {
 
 Vec4 Camera::to_clip(Vec3 world) const {
   const Vec3 v = transform_point(view, world);
-  const float f = 1.0f / std::tan(vertical_fov * 0.5f);
+  const Projection p = projection();
+  return {v.x * p.fx, v.y * p.fy, p.a * v.z + p.b, -v.z};
+}
+
+Camera::Projection Camera::projection() const {
   // OpenGL's perspective matrix: z maps [-near, -far] to [-1, 1].
-  const float a = (far_plane + near_plane) / (near_plane - far_plane);
-  const float b = 2 * far_plane * near_plane / (near_plane - far_plane);
-  return {v.x * f / aspect, v.y * f, a * v.z + b, -v.z};
+  const float f = 1.0f / std::tan(vertical_fov * 0.5f);
+  return {f / aspect, f, (far_plane + near_plane) / (near_plane - far_plane),
+          2 * far_plane * near_plane / (near_plane - far_plane)};
 }
 
 Vec3 Camera::eye() const {

@@ -80,7 +80,11 @@ void Rasterizer::clear_gradient(Rgb top, Rgb bottom) {
 void Rasterizer::draw_mesh(const Camera& camera, const MeshDraw& mesh, const Lighting& lighting) {
   const std::size_t n = mesh.positions.size();
   clip_scratch_.resize(n);
-  for (std::size_t v = 0; v < n; ++v) clip_scratch_[v] = camera.to_clip(mesh.positions[v]);
+  const Camera::Projection proj = camera.projection();
+  for (std::size_t v = 0; v < n; ++v) {
+    const Vec3 c = transform_point(camera.view, mesh.positions[v]);
+    clip_scratch_[v] = {c.x * proj.fx, c.y * proj.fy, proj.a * c.z + proj.b, -c.z};
+  }
   const bool smooth = mesh.normals.size() >= n;
   const bool per_vertex_color = mesh.colors.size() >= n;
   const Vec3 light = lighting.key_direction * (1 / length(lighting.key_direction));
@@ -191,11 +195,14 @@ void Rasterizer::fill_triangle(const ClipVertex& a, const ClipVertex& b, const C
   const float x0 = sx[order[0]], y0 = sy[order[0]];
   const float x1 = sx[order[1]], y1 = sy[order[1]];
   const float x2 = sx[order[2]], y2 = sy[order[2]];
-  const int min_x = std::max(0, static_cast<int>(std::floor(std::min({x0, x1, x2}))));
-  const int max_x = std::min(image_.width - 1, static_cast<int>(std::ceil(std::max({x0, x1, x2}))));
-  const int min_y = std::max(0, static_cast<int>(std::floor(std::min({y0, y1, y2}))));
+  // Only pixels whose centre (x + 0.5) can lie inside: x from ceil(min - 0.5) to
+  // floor(max - 0.5). Clipping keeps the coordinates near the image, so the casts are safe.
+  const int min_x = std::max(0, static_cast<int>(std::ceil(std::min({x0, x1, x2}) - 0.5f)));
+  const int max_x =
+      std::min(image_.width - 1, static_cast<int>(std::floor(std::max({x0, x1, x2}) - 0.5f)));
+  const int min_y = std::max(0, static_cast<int>(std::ceil(std::min({y0, y1, y2}) - 0.5f)));
   const int max_y =
-      std::min(image_.height - 1, static_cast<int>(std::ceil(std::max({y0, y1, y2}))));
+      std::min(image_.height - 1, static_cast<int>(std::floor(std::max({y0, y1, y2}) - 0.5f)));
   if (min_x > max_x || min_y > max_y) return;
 
   // Edge k is opposite vertex k: e0 = (v1 -> v2), e1 = (v2 -> v0), e2 = (v0 -> v1).
@@ -214,12 +221,15 @@ void Rasterizer::fill_triangle(const ClipVertex& a, const ClipVertex& b, const C
     const float py = y + 0.5f;
     std::uint8_t* row = &image_.rgb[static_cast<std::size_t>(y) * image_.width * 3];
     float* depth_row = &depth_[static_cast<std::size_t>(y) * image_.width];
+    // The row's part of each edge function (the same products as a per-pixel evaluation, so
+    // ties on shared edges resolve identically in both triangles).
+    const float row_term[3] = {ex[0] * (py - oy[0]), ex[1] * (py - oy[1]), ex[2] * (py - oy[2])};
     for (int x = min_x; x <= max_x; ++x) {
       const float px = x + 0.5f;
       float e[3];
       bool inside = true;
       for (int k = 0; k < 3; ++k) {
-        e[k] = ex[k] * (py - oy[k]) - ey[k] * (px - ox[k]);
+        e[k] = row_term[k] - ey[k] * (px - ox[k]);
         if (e[k] < 0 || (e[k] == 0 && !owner[k])) {
           inside = false;
           break;

@@ -38,6 +38,12 @@ struct Camera {
 
   // World point to clip coordinates.
   Vec4 to_clip(Vec3 world) const;
+  // The perspective matrix's non-zero terms: clip = (fx x, fy y, a z + b, -z) of a camera-space
+  // point.
+  struct Projection {
+    float fx, fy, a, b;
+  };
+  Projection projection() const;
   Vec3 eye() const;  // camera position in world space
 };
 
