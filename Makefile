@@ -8,14 +8,20 @@ CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
 # Debian packages the build, tests and tools need.
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config git \
-  nlohmann-json3-dev libassimp-dev libcli11-dev libstb-dev libgtest-dev libgmock-dev libbenchmark-dev clang-format
+  nlohmann-json3-dev zlib1g-dev libassimp-dev libcli11-dev libstb-dev libgtest-dev libgmock-dev \
+  libbenchmark-dev clang-format libtinyobjloader-dev
 
 .PHONY: all deps build test test-release test-asan demo bench format format-check clean
 
 all: build
 
+# node and npm run the Khronos glTF Validator in the tests (installed from npm into the build
+# tree); Debian's packages are taken only where the commands are missing, since a machine may
+# have a node of its own.
+NODE_PACKAGES := $(if $(shell command -v node 2>/dev/null),,nodejs) $(if $(shell command -v npm 2>/dev/null),,npm)
+
 deps:
-	@scripts/install-deps.sh $(DEB_PACKAGES)
+	@scripts/install-deps.sh $(DEB_PACKAGES) $(NODE_PACKAGES)
 
 build: deps
 	@cmake -S . -B $(BUILD_DIR) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release >/dev/null

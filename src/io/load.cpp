@@ -2,10 +2,12 @@
 #include <filesystem>
 #include <fstream>
 
+#include "marrow/io/archive.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/assimp_import.h"
 #include "marrow/io/bvh.h"
 #include "marrow/io/gltf.h"
+#include "marrow/io/obj.h"
 #include "marrow/io/x_file.h"
 
 namespace marrow {
@@ -24,6 +26,12 @@ bool starts_with_glb_magic(const std::string& path) {
   return in.read(magic, 4) && std::equal(magic, magic + 4, "glTF");
 }
 
+bool starts_with_archive_magic(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::uint8_t magic[8] = {};
+  return in.read(reinterpret_cast<char*>(magic), 8) && has_archive_magic(magic);
+}
+
 }  // namespace
 
 Result<Asset> load_asset(const std::string& path) {
@@ -33,10 +41,15 @@ Result<Asset> load_asset(const std::string& path) {
   }
   const std::string ext = lower_extension(path);
   if (ext == ".gltf" || ext == ".glb" || starts_with_glb_magic(path)) return read_gltf(path);
+  if (ext == ".marrow" || starts_with_archive_magic(path)) return read_archive(path);
+  if (ext == ".obj") return read_obj(path);
   if (ext == ".bvh") return read_bvh(path);
   if (ext == ".x") return read_x(path);
-  if (ext == ".fbx" || ext == ".dae" || ext == ".md5mesh" || ext == ".smd") return read_assimp(path);
-  return Error{path + ": unsupported file type '" + ext + "' (marrow reads .gltf and .glb)"};
+  if (ext == ".fbx" || ext == ".dae" || ext == ".md5mesh" || ext == ".smd")
+    return read_assimp(path);
+  return Error{
+      path + ": unsupported file type '" + ext +
+      "' (marrow reads .gltf, .glb, .x, .bvh, .fbx, .dae, .md5mesh, .smd, .obj and .marrow)"};
 }
 
 }  // namespace marrow

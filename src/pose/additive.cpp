@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "clip_reference_check.h"
 #include "hemisphere.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/clip/sampling.h"
@@ -107,13 +108,8 @@ Result<Clip> make_additive_clip(const Clip& clip, const Skeleton& skeleton,
                                 std::span<const Transform> reference) {
   const std::size_t n = skeleton.size();
   const std::string where = "make_additive_clip(" + clip.name() + ")";
-  if (clip.joint_count() > n) {
-    return make_error(where, "clip is for " + std::to_string(clip.joint_count()) +
-                                 " joints, the skeleton has " + std::to_string(n));
-  }
-  if (reference.size() < n) {
-    return make_error(where, "reference pose has " + std::to_string(reference.size()) +
-                                 " joints, the skeleton has " + std::to_string(n));
+  if (auto error = detail::check_clip_and_reference(skeleton, clip, reference, where)) {
+    return *error;
   }
   for (std::size_t j = 0; j < n; ++j) {
     if (!is_finite(reference[j])) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "clip_reference_check.h"
 #include "marrow/clip/sampling.h"
 
 namespace marrow {
@@ -155,13 +156,8 @@ Result<std::vector<float>> mask_from_clip(const Skeleton& skeleton, const Clip& 
                                           const MaskTolerance& tolerance) {
   const std::size_t n = skeleton.size();
   const std::string where = "mask_from_clip(" + clip.name() + ")";
-  if (clip.joint_count() > n) {
-    return make_error(where, "clip is for " + std::to_string(clip.joint_count()) +
-                                 " joints, the skeleton has " + std::to_string(n));
-  }
-  if (reference.size() < n) {
-    return make_error(where, "reference pose has " + std::to_string(reference.size()) +
-                                 " joints, the skeleton has " + std::to_string(n));
+  if (auto error = detail::check_clip_and_reference(skeleton, clip, reference, where)) {
+    return *error;
   }
   if (!(tolerance.translation >= 0) || !(tolerance.rotation >= 0) || !(tolerance.scale >= 0)) {
     return make_error(where, "tolerances must be >= 0");

@@ -9,37 +9,15 @@
 #include "marrow/math/quat.h"
 #include "marrow/math/transform.h"
 #include "marrow/math/vec3.h"
+#include "runtime_test_util.h"
 
 namespace marrow {
 namespace {
 
-constexpr float kEps = 1e-5f;
-constexpr float kPi = std::numbers::pi_v<float>;
-const float kHalfSqrt2 = std::sqrt(0.5f);
-
-#define EXPECT_VEC3_NEAR(a, ex, ey, ez, eps) \
-  do {                                       \
-    const Vec3 v_ = (a);                     \
-    EXPECT_NEAR(v_.x, (ex), (eps));          \
-    EXPECT_NEAR(v_.y, (ey), (eps));          \
-    EXPECT_NEAR(v_.z, (ez), (eps));          \
-  } while (0)
-
-#define EXPECT_QUAT_NEAR(a, ex, ey, ez, ew, eps) \
-  do {                                           \
-    const Quat q_ = (a);                         \
-    EXPECT_NEAR(q_.x, (ex), (eps));              \
-    EXPECT_NEAR(q_.y, (ey), (eps));              \
-    EXPECT_NEAR(q_.z, (ez), (eps));              \
-    EXPECT_NEAR(q_.w, (ew), (eps));              \
-  } while (0)
-
-// The same rotation: q and -q both qualify.
-void expect_same_rotation(Quat a, Quat b, float eps = kEps) {
-  const float d = std::fabs(dot(a, b));
-  EXPECT_NEAR(d, 1.0f, eps) << "a = (" << a.x << ", " << a.y << ", " << a.z << ", " << a.w
-                            << ") b = (" << b.x << ", " << b.y << ", " << b.z << ", " << b.w << ")";
-}
+using test::expect_same_rotation;
+using test::kEps;
+using test::kHalfSqrt2;
+using test::kPi;
 
 void expect_mat_near(const Mat4& a, const Mat4& b, float eps = kEps) {
   for (int i = 0; i < 16; ++i) EXPECT_NEAR(a.m[i], b.m[i], eps) << "element " << i;

@@ -15,39 +15,17 @@
 #include "marrow/clip/clip_builder.h"
 #include "marrow/clip/sampling.h"
 #include "marrow/skeleton/skeleton.h"
+#include "runtime_test_util.h"
 
 namespace marrow {
 namespace {
 
+using test::expect_same_rotation;
+using test::kEps;
+using test::kHalfSqrt2;
+using test::kPi;
+
 using Floats = std::vector<float>;
-
-constexpr float kEps = 1e-5f;
-constexpr float kPi = std::numbers::pi_v<float>;
-const float kHalfSqrt2 = std::sqrt(0.5f);
-
-#define EXPECT_VEC3_NEAR(a, ex, ey, ez, eps) \
-  do {                                       \
-    const Vec3 v_ = (a);                     \
-    EXPECT_NEAR(v_.x, (ex), (eps));          \
-    EXPECT_NEAR(v_.y, (ey), (eps));          \
-    EXPECT_NEAR(v_.z, (ez), (eps));          \
-  } while (0)
-
-#define EXPECT_QUAT_NEAR(a, ex, ey, ez, ew, eps) \
-  do {                                           \
-    const Quat q_ = (a);                         \
-    EXPECT_NEAR(q_.x, (ex), (eps));              \
-    EXPECT_NEAR(q_.y, (ey), (eps));              \
-    EXPECT_NEAR(q_.z, (ez), (eps));              \
-    EXPECT_NEAR(q_.w, (ew), (eps));              \
-  } while (0)
-
-// q and -q are the same rotation.
-void expect_same_rotation(Quat a, Quat b, float eps = kEps) {
-  EXPECT_NEAR(std::fabs(dot(a, b)), 1.0f, eps)
-      << "got (" << a.x << ", " << a.y << ", " << a.z << ", " << a.w << ") want (" << b.x << ", "
-      << b.y << ", " << b.z << ", " << b.w << ")";
-}
 
 // A clip with one track on joint `joint` of a `joint_count`-joint skeleton.
 Clip one_track(TrackTarget target, Interpolation interpolation, const Floats& times,

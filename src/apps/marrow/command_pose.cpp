@@ -14,6 +14,7 @@ namespace {
 struct PoseOptions {
   std::string file;
   std::string clip;
+  std::string clip_file;
   std::string times = "0";
   std::string format = "text";
   std::string wrap = "clamp";
@@ -48,6 +49,10 @@ int run_pose(const PoseOptions& o) {
 
   Result<Asset> asset = load_asset(o.file);
   if (!asset) return report_error(asset.error().message);
+  if (!o.clip_file.empty()) {
+    Status st = use_clips_of(*asset, o.clip_file);
+    if (!st) return report_error(st.error().message);
+  }
   Result<PoseSource> source = PoseSource::create(*asset, o.clip, o.layers);
   if (!source) return report_error(source.error().message);
   const int clip_index = source->clip_index();
@@ -67,8 +72,10 @@ void add_pose_command(CLI::App& app, std::function<int()>& run) {
   auto options = std::make_shared<PoseOptions>();
   CLI::App* cmd =
       app.add_subcommand("pose", "Print every node's global transform at given times of a clip");
-  cmd->add_option("file", options->file, "A .gltf or .glb file")->required();
+  cmd->add_option("file", options->file, "Any file marrow reads")->required();
   cmd->add_option("--clip", options->clip, "Clip name or index (default: the first clip)");
+  cmd->add_option("--clip-file", options->clip_file,
+                  "Take the clips from this file instead, bound to FILE's skeleton by joint name");
   cmd->add_option("--times", options->times, "Comma-separated times in seconds (default 0)");
   cmd->add_option("--format", options->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));

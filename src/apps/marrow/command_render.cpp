@@ -1,4 +1,5 @@
-// `marrow render FILE [--clip NAME|INDEX] [--layer ...] --out out.png|out.gif|out.mp4
+// `marrow render FILE [--clip NAME|INDEX] [--clip-file F] [--layer ...] --out
+// out.png|out.gif|out.mp4
 //   [--size WxH] [--fps N] [--seconds S] [--time T] [--camera PRESET] [--skeleton]
 //   [--weights JOINT] [--skinning linear|dq]`: pictures and videos of a file, drawn by the
 // software rasterizer (docs/rendering.md).
@@ -25,6 +26,7 @@ namespace {
 struct RenderOptions {
   std::string file;
   std::string clip;
+  std::string clip_file;
   std::vector<std::string> layers;
   std::string out;
   std::string size = "400x400";
@@ -69,6 +71,9 @@ int run_render(const RenderOptions& o) {
 
   Result<Asset> asset = load_asset(o.file);
   if (!asset) return report_error(asset.error().message);
+  if (!o.clip_file.empty()) {
+    if (Status s = use_clips_of(*asset, o.clip_file); !s) return report_error(s.error().message);
+  }
   Result<PoseSource> source = PoseSource::create(*asset, o.clip, o.layers);
   if (!source) return report_error(source.error().message);
   render::SceneStyle style;
@@ -177,6 +182,8 @@ void add_render_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("file", options->file, "Any file marrow reads (glTF, .X, BVH, FBX, ...)")
       ->required();
   cmd->add_option("--clip", options->clip, "Clip name or index (default: the first clip)");
+  cmd->add_option("--clip-file", options->clip_file,
+                  "Play this file's clips on FILE's skeleton, bound by joint name");
   cmd->add_option("--layer", options->layers,
                   "Blend layer CLIP[:weight=W][:mode=normal|override|additive]"
                   "[:mask=ROOT|!ROOT|auto][:time=T][:ref=rest|T] (repeatable; as in marrow pose)");

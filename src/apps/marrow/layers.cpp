@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 
+#include "marrow/clip/binding.h"
 #include "marrow/pose/additive.h"
 #include "marrow/pose/blend.h"
 #include "marrow/pose/local_to_model.h"
@@ -166,6 +168,27 @@ PoseSamples LayerStack::sample(std::span<const float> times, WrapMode wrap) cons
     samples.world.push_back(std::move(world));
   }
   return samples;
+}
+
+Status use_clips_of(Asset& asset, const std::string& clip_file) {
+  Result<Asset> other = load_asset(clip_file);
+  if (!other) return other.error();
+  std::vector<Clip> clips;
+  for (const Clip& clip : other->clips) {
+    std::vector<std::string> dropped;
+    Result<Clip> bound = rebind_clip(clip, asset.skeleton, &dropped);
+    if (!bound) return make_error(clip_file, bound.error().message);
+    if (!dropped.empty()) {
+      std::string names;
+      for (const std::string& n : dropped) names += (names.empty() ? "" : ", ") + n;
+      std::cerr << "marrow: note: " << clip_file << ": clip '" << clip.name()
+                << "': " << dropped.size() << " joint(s) not in " << asset.source
+                << " (their tracks are dropped): " << names << "\n";
+    }
+    clips.push_back(std::move(bound).value());
+  }
+  asset.clips = std::move(clips);
+  return {};
 }
 
 Result<PoseSource> PoseSource::create(const Asset& asset, const std::string& clip,

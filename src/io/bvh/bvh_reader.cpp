@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/file_bytes.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/io/bvh.h"
 
@@ -34,23 +35,8 @@ class BvhError : public std::runtime_error {
   throw BvhError(make_error(file + ":" + std::to_string(line), what).message);
 }
 
-// A token as it appears in a message: quoted, control bytes escaped, long tokens cut short.
 std::string quote(std::string_view token) {
-  constexpr std::size_t kMax = 40;
-  std::string out = "'";
-  for (std::size_t i = 0; i < token.size() && i < kMax; ++i) {
-    const unsigned char c = static_cast<unsigned char>(token[i]);
-    if (c < 0x20 || c == 0x7f) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  if (token.size() > kMax) out += "...";
-  return out + "'";
+  return io::quote_token(token);
 }
 
 bool is_space(char c) {
@@ -750,16 +736,10 @@ Result<Asset> read_bvh(std::string_view text, const std::string& name) {
 }
 
 Result<Asset> read_bvh(const std::string& path) {
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) return Error{path + ": cannot open (" + ec.message() + ")"};
-  if (size > (1ull << 31)) return Error{path + ": file is larger than 2 GiB"};
-  std::ifstream in(path, std::ios::binary);
-  std::string text(static_cast<std::size_t>(size), '\0');
-  if (!in || !in.read(text.data(), static_cast<std::streamsize>(size))) {
-    return Error{path + ": cannot read"};
-  }
-  return read_bvh(std::string_view(text), path);
+  Result<std::vector<std::uint8_t>> bytes = io::read_file_bytes(path);
+  if (!bytes) return bytes.error();
+  return read_bvh(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()),
+                  path);
 }
 
 }  // namespace marrow

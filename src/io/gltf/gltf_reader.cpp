@@ -8,6 +8,7 @@
 #include <map>
 
 #include "accessors.h"
+#include "common/file_bytes.h"
 #include "glb_container.h"
 #include "gltf_error.h"
 #include "marrow/clip/clip_builder.h"
@@ -378,6 +379,44 @@ void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex
   }
 }
 
+// What marrow's glTF writer keeps in `extras.marrow` because glTF has no place for it: a clip
+// duration longer than its last key, the source's ticks per second, events. Extras are free-form,
+// so anything malformed is skipped with a warning rather than failing the file.
+void read_marrow_extras(const Json& anim, const std::string& ap, ClipBuilder& builder,
+                        Asset& asset) {
+  const Json* extras = gltf::find_member(anim, "extras");
+  if (!extras || !extras->is_object()) return;
+  const auto it = extras->find("marrow");
+  if (it == extras->end() || !it->is_object()) return;
+  const Json& m = *it;
+  auto finite_number = [](const Json& j) {
+    return j.is_number() && std::isfinite(j.get<double>()) && j.get<double>() >= 0;
+  };
+  if (const auto d = m.find("duration"); d != m.end()) {
+    if (finite_number(*d) && d->get<double>() <= 3.0e38)
+      builder.set_duration(d->get<float>());
+    else
+      asset.warnings.push_back(ap + ".extras.marrow.duration is not a duration; ignored");
+  }
+  if (const auto t = m.find("ticksPerSecond"); t != m.end()) {
+    if (finite_number(*t))
+      builder.set_ticks_per_second(t->get<double>());
+    else
+      asset.warnings.push_back(ap + ".extras.marrow.ticksPerSecond is not a rate; ignored");
+  }
+  if (const auto e = m.find("events"); e != m.end() && e->is_array()) {
+    for (const Json& event : *e) {
+      if (event.is_object() && event.contains("time") && finite_number(event["time"]) &&
+          event["time"].get<double>() <= 3.0e38 && event.contains("name") &&
+          event["name"].is_string()) {
+        builder.add_event(event["time"].get<float>(), event["name"].get<std::string>());
+      } else {
+        asset.warnings.push_back(ap + ".extras.marrow.events: a malformed event is ignored");
+      }
+    }
+  }
+}
+
 void read_animations(const Document& doc, Asset& asset,
                      const std::vector<JointIndex>& joint_of_node, const NodeTable& nodes) {
   const std::size_t n = gltf::array_size(doc, "animations");
@@ -461,6 +500,7 @@ void read_animations(const Document& doc, Asset& asset,
           doc.name + ": " + cp + " (sampler " + std::to_string(sampler_index) + ")");
       if (!st) throw gltf::GltfError(st.error().message);
     }
+    read_marrow_extras(anim, ap, builder, asset);
     Result<Clip> clip = builder.build(asset.skeleton.size(), doc.name + ": " + ap);
     if (!clip) throw gltf::GltfError(clip.error().message);
     asset.clips.push_back(std::move(clip).value());
@@ -587,17 +627,10 @@ Result<Asset> read_gltf(std::span<const std::uint8_t> bytes, const std::string& 
 }
 
 Result<Asset> read_gltf(const std::string& file) {
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(file, ec);
-  if (ec) return Error{file + ": cannot open (" + ec.message() + ")"};
-  if (size > (1ull << 31)) return Error{file + ": file is larger than 2 GiB"};
-  std::ifstream in(file, std::ios::binary);
-  std::vector<std::uint8_t> bytes(size);
-  if (!in || !in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size))) {
-    return Error{file + ": cannot read"};
-  }
+  Result<std::vector<std::uint8_t>> bytes = io::read_file_bytes(file);
+  if (!bytes) return bytes.error();
   const std::string base_dir = std::filesystem::path(file).parent_path().string();
-  return read_gltf(bytes, file, base_dir);
+  return read_gltf(*bytes, file, base_dir);
 }
 
 }  // namespace marrow

@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/file_bytes.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/io/x_file.h"
 #include "x_mszip.h"
@@ -1165,16 +1166,9 @@ Result<Asset> read_x(std::span<const std::uint8_t> bytes, const std::string& nam
 }
 
 Result<Asset> read_x(const std::string& path) {
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) return Error{path + ": cannot open (" + ec.message() + ")"};
-  if (size > (1ull << 31)) return Error{path + ": file is larger than 2 GiB"};
-  std::ifstream in(path, std::ios::binary);
-  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
-  if (!in || !in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size))) {
-    return Error{path + ": cannot read"};
-  }
-  return read_x(bytes, path);
+  Result<std::vector<std::uint8_t>> bytes = io::read_file_bytes(path);
+  if (!bytes) return bytes.error();
+  return read_x(*bytes, path);
 }
 
 }  // namespace marrow

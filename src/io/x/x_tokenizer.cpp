@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 
+#include "common/file_bytes.h"
+
 namespace marrow::xfile {
 namespace {
 
@@ -367,23 +369,7 @@ std::string XTokenizer::string_value(const Token& token) const {
 }
 
 std::string describe(const Token& token) {
-  auto quoted = [](std::string_view s) {
-    constexpr std::size_t kMax = 40;
-    std::string out = "'";
-    for (std::size_t i = 0; i < s.size() && i < kMax; ++i) {
-      const unsigned char c = static_cast<unsigned char>(s[i]);
-      if (c < 0x20 || c == 0x7f) {
-        static constexpr char kHex[] = "0123456789abcdef";
-        out += "\\x";
-        out += kHex[c >> 4];
-        out += kHex[c & 15];
-      } else {
-        out += static_cast<char>(c);
-      }
-    }
-    if (s.size() > kMax) out += "...";
-    return out + "'";
-  };
+  auto quoted = [](std::string_view s) { return io::quote_token(s); };
   switch (token.kind) {
     case TokenKind::kEnd:
       return "the end of the file";

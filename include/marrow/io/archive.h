@@ -1,0 +1,32 @@
+// marrow's own archive (.marrow): one binary file holding a whole Asset (skeleton, clips with
+// every key and interpolation, skins, meshes, import warnings). Little-endian, versioned,
+// CRC-32 checked; every count, offset and index is validated on load, and nothing is allocated
+// beyond what the file's size can back. The layout, byte by byte, is in docs/formats_archive.md.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "marrow/io/asset.h"
+
+namespace marrow {
+
+inline constexpr std::uint32_t kArchiveVersion = 1;
+inline constexpr std::size_t kArchiveHeaderBytes = 32;
+
+// True when the bytes start with the archive's magic.
+bool has_archive_magic(std::span<const std::uint8_t> bytes);
+
+// The archive as bytes. Fails on data the format cannot hold (a section over 4 GiB, an
+// inconsistent mesh) with a message naming the part.
+Result<std::vector<std::uint8_t>> archive_bytes(const Asset& asset);
+// Writes the archive to a temporary file beside `path`, then renames it into place.
+Status write_archive(const Asset& asset, const std::string& path);
+
+// Loads an archive. Errors name the file, the byte offset and the part ("mesh 2 'body'").
+Result<Asset> read_archive(const std::string& path);
+Result<Asset> read_archive(std::span<const std::uint8_t> bytes, const std::string& name);
+
+}  // namespace marrow

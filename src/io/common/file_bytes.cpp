@@ -1,0 +1,39 @@
+#include "common/file_bytes.h"
+
+#include <filesystem>
+#include <fstream>
+
+namespace marrow::io {
+
+Result<std::vector<std::uint8_t>> read_file_bytes(const std::string& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) return Error{path + ": cannot open (" + ec.message() + ")"};
+  if (size > kMaxInputFileBytes) return Error{path + ": file is larger than 2 GiB"};
+  std::ifstream in(path, std::ios::binary);
+  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
+  if (!in || !in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size))) {
+    return Error{path + ": cannot read"};
+  }
+  return bytes;
+}
+
+std::string quote_token(std::string_view token) {
+  constexpr std::size_t kMax = 40;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "'";
+  for (std::size_t i = 0; i < token.size() && i < kMax; ++i) {
+    const unsigned char c = static_cast<unsigned char>(token[i]);
+    if (c < 0x20 || c == 0x7f) {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (token.size() > kMax) out += "...";
+  return out + "'";
+}
+
+}  // namespace marrow::io

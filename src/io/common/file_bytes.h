@@ -1,0 +1,24 @@
+// What every importer needs before it parses: the whole file in memory, and a way to show a
+// token from it in an error message.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "marrow/base/error.h"
+
+namespace marrow::io {
+
+// Files larger than this are refused before anything is allocated.
+inline constexpr std::uint64_t kMaxInputFileBytes = 1ull << 31;
+
+// The file's bytes; errors name the file ("cannot open (reason)", "larger than 2 GiB").
+Result<std::vector<std::uint8_t>> read_file_bytes(const std::string& path);
+
+// A token as it appears in a message: quoted, control bytes escaped as \xNN, long tokens cut
+// to 40 bytes followed by "...".
+std::string quote_token(std::string_view token);
+
+}  // namespace marrow::io

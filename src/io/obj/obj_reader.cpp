@@ -1,0 +1,244 @@
+// OBJ through tinyobjloader. tinyobjloader accepts what it cannot parse (a bad number reads as
+// 0, an out-of-range face index only gives a warning without its line), so a short pass of our
+// own checks every v/vn/vt number and every face reference first and reports the line.
+#include <tiny_obj_loader.h>
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+#include "marrow/io/obj.h"
+
+namespace marrow {
+namespace {
+
+std::vector<std::string_view> tokens(std::string_view line) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+    if (i > start) out.push_back(line.substr(start, i - start));
+  }
+  return out;
+}
+
+bool parse_number(std::string_view s, double& out) {
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && ptr == s.data() + s.size() && std::isfinite(out);
+}
+
+bool parse_index(std::string_view s, long long& out) {
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && ptr == s.data() + s.size();
+}
+
+// The checks tinyobjloader leaves out. Returns an error naming name:line, or nothing.
+std::optional<Error> prevalidate(std::string_view text, const std::string& name) {
+  long long counts[3] = {0, 0, 0};  // v, vt, vn
+  std::size_t line_number = 0, pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (const std::size_t hash = line.find('#'); hash != std::string_view::npos)
+      line = line.substr(0, hash);
+    const std::vector<std::string_view> t = tokens(line);
+    if (t.empty()) continue;
+    const std::string where = name + ":" + std::to_string(line_number);
+    auto numbers = [&](std::size_t least, std::size_t most,
+                       const char* what) -> std::optional<Error> {
+      if (t.size() - 1 < least)
+        return make_error(where, std::string(what) + " needs at least " + std::to_string(least) +
+                                     " numbers, got " + std::to_string(t.size() - 1));
+      for (std::size_t i = 1; i < t.size() && i <= most; ++i) {
+        double v = 0;
+        if (!parse_number(t[i], v))
+          return make_error(
+              where, std::string(what) + ": '" + std::string(t[i]) + "' is not a finite number");
+      }
+      return std::nullopt;
+    };
+    if (t[0] == "v") {
+      if (auto e = numbers(3, 3, "vertex position")) return e;
+      ++counts[0];
+    } else if (t[0] == "vt") {
+      if (auto e = numbers(1, 2, "texture coordinate")) return e;
+      ++counts[1];
+    } else if (t[0] == "vn") {
+      if (auto e = numbers(3, 3, "normal")) return e;
+      ++counts[2];
+    } else if (t[0] == "f") {
+      if (t.size() < 4)
+        return make_error(where,
+                          "a face needs at least 3 vertices, got " + std::to_string(t.size() - 1));
+      for (std::size_t i = 1; i < t.size(); ++i) {
+        std::string_view corner = t[i];
+        static const char* kinds[3] = {"vertex", "texture coordinate", "normal"};
+        for (int k = 0; k < 3 && !corner.empty(); ++k) {
+          const std::size_t slash = corner.find('/');
+          const std::string_view part = corner.substr(0, slash);
+          corner = slash == std::string_view::npos ? std::string_view() : corner.substr(slash + 1);
+          if (part.empty()) {
+            if (k == 0)
+              return make_error(where,
+                                "face corner '" + std::string(t[i]) + "' has no vertex index");
+            continue;
+          }
+          long long index = 0;
+          if (!parse_index(part, index))
+            return make_error(where, "face corner '" + std::string(t[i]) + "': '" +
+                                         std::string(part) + "' is not an index");
+          const long long resolved = index < 0 ? counts[k] + index + 1 : index;
+          if (index == 0 || resolved < 1 || resolved > counts[k])
+            return make_error(where, "face corner '" + std::string(t[i]) + "': " + kinds[k] +
+                                         " index " + std::to_string(index) + " is out of range (" +
+                                         std::to_string(counts[k]) + " defined so far)");
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::string root_name(const std::string& name) {
+  const std::string stem = std::filesystem::path(name).stem().string();
+  return stem.empty() ? std::string("obj") : stem;
+}
+
+void add_lines_as_warnings(const std::string& text, const std::string& name, Asset& asset) {
+  std::stringstream ss(text);
+  std::string line;
+  while (std::getline(ss, line)) {
+    if (!line.empty()) asset.warnings.push_back(name + ": " + line);
+  }
+}
+
+Result<Asset> build(const tinyobj::ObjReader& reader, const std::string& name) {
+  Asset asset;
+  asset.source = name;
+  const JointDesc root{root_name(name), -1, Transform::identity()};
+  Result<Skeleton> skeleton = Skeleton::build(std::span(&root, 1), name);
+  if (!skeleton) return skeleton.error();
+  asset.skeleton = std::move(skeleton).value();
+  asset.source_index = {-1};
+  add_lines_as_warnings(reader.Warning(), name, asset);
+
+  const tinyobj::attrib_t& attrib = reader.GetAttrib();
+  const auto& shapes = reader.GetShapes();
+  for (std::size_t s = 0; s < shapes.size(); ++s) {
+    const tinyobj::mesh_t& m = shapes[s].mesh;
+    const std::string shape_name =
+        shapes[s].name.empty() ? "shape_" + std::to_string(s) : shapes[s].name;
+    if (!shapes[s].lines.indices.empty() || !shapes[s].points.indices.empty())
+      asset.warnings.push_back(name + ": '" + shape_name + "': lines and points are skipped");
+    if (m.indices.empty()) continue;
+    for (unsigned char fv : m.num_face_vertices) {
+      if (fv != 3) return Error{name + ": '" + shape_name + "': a face was not triangulated"};
+    }
+    SkinnedMesh mesh;
+    mesh.name = shape_name;
+    mesh.node = 0;
+    bool all_normals = true, all_uvs = true;
+    for (const tinyobj::index_t& i : m.indices) {
+      all_normals = all_normals && i.normal_index >= 0;
+      all_uvs = all_uvs && i.texcoord_index >= 0;
+    }
+    bool any_normals = false, any_uvs = false;
+    for (const tinyobj::index_t& i : m.indices) {
+      any_normals = any_normals || i.normal_index >= 0;
+      any_uvs = any_uvs || i.texcoord_index >= 0;
+    }
+    if (any_normals && !all_normals)
+      asset.warnings.push_back(name + ": '" + shape_name +
+                               "': some faces have normals and some not; normals dropped");
+    if (any_uvs && !all_uvs)
+      asset.warnings.push_back(name + ": '" + shape_name +
+                               "': some faces have UVs and some not; UVs dropped");
+    // One vertex per distinct (position, uv, normal) corner.
+    struct Key {
+      int v, t, n;
+      bool operator==(const Key&) const = default;
+    };
+    struct KeyHash {
+      std::size_t operator()(const Key& k) const {
+        return (std::size_t(std::uint32_t(k.v)) * 73856093u) ^
+               (std::size_t(std::uint32_t(k.t)) * 19349663u) ^
+               (std::size_t(std::uint32_t(k.n)) * 83492791u);
+      }
+    };
+    std::unordered_map<Key, std::uint32_t, KeyHash> vertex_of;
+    for (const tinyobj::index_t& i : m.indices) {
+      const Key key{i.vertex_index, all_uvs ? i.texcoord_index : -1,
+                    all_normals ? i.normal_index : -1};
+      auto [it, inserted] =
+          vertex_of.try_emplace(key, static_cast<std::uint32_t>(mesh.positions.size()));
+      if (inserted) {
+        const std::size_t v = static_cast<std::size_t>(key.v);
+        if (key.v < 0 || 3 * v + 2 >= attrib.vertices.size())
+          return Error{name + ": '" + shape_name + "': vertex index out of range"};
+        mesh.positions.push_back(
+            {attrib.vertices[3 * v], attrib.vertices[3 * v + 1], attrib.vertices[3 * v + 2]});
+        if (all_normals) {
+          const std::size_t n = static_cast<std::size_t>(key.n);
+          if (3 * n + 2 >= attrib.normals.size())
+            return Error{name + ": '" + shape_name + "': normal index out of range"};
+          mesh.normals.push_back(
+              {attrib.normals[3 * n], attrib.normals[3 * n + 1], attrib.normals[3 * n + 2]});
+        }
+        if (all_uvs) {
+          const std::size_t t = static_cast<std::size_t>(key.t);
+          if (2 * t + 1 >= attrib.texcoords.size())
+            return Error{name + ": '" + shape_name + "': texture coordinate index out of range"};
+          // OBJ's v runs up from the bottom of the image, glTF's (and ours) down from the top.
+          mesh.uvs.push_back({attrib.texcoords[2 * t], 1.0f - attrib.texcoords[2 * t + 1]});
+        }
+      }
+      mesh.indices.push_back(it->second);
+    }
+    asset.meshes.push_back(std::move(mesh));
+  }
+  return asset;
+}
+
+// Materials are not read (marrow has no use for them): `mtllib` and `usemtl` are ignored.
+Result<Asset> parse(const std::string& text, const std::string& name) {
+  if (std::optional<Error> e = prevalidate(text, name)) return *e;
+  tinyobj::ObjReaderConfig config;
+  config.triangulate = true;
+  config.vertex_color = false;
+  tinyobj::ObjReader reader;
+  const bool ok = reader.ParseFromString(text, "", config);
+  if (!ok || !reader.Error().empty()) {
+    std::string err = reader.Error();
+    while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
+    return Error{name + ": " + (err.empty() ? std::string("cannot parse") : err)};
+  }
+  return build(reader, name);
+}
+
+}  // namespace
+
+Result<Asset> read_obj(std::span<const std::uint8_t> bytes, const std::string& name) {
+  const std::string text(bytes.begin(), bytes.end());
+  return parse(text, name);
+}
+
+Result<Asset> read_obj(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path + ": cannot open"};
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse(ss.str(), path);
+}
+
+}  // namespace marrow

@@ -1,0 +1,257 @@
+// Hostile archives: every truncation, every single damaged byte, random damage re-sealed with a
+// valid checksum (so the structural checks behind the CRC are exercised), and counts, offsets
+// and indices that lie. Each must fail with a message naming the file and the byte, never crash
+// or allocate what the file cannot back.
+#include <zlib.h>
+
+#include <random>
+
+#include "formats_test_util.h"
+#include "marrow/clip/clip_builder.h"
+#include "marrow/io/archive.h"
+
+namespace formats_test {
+namespace {
+
+using namespace marrow;
+
+Asset small_asset() {
+  Asset a;
+  const JointDesc joints[] = {{"root", -1, Transform::identity()},
+                              {"arm", 0, {{1, 2, 3}, {0, 0, 0.6f, 0.8f}, {1, 1, 2}}}};
+  a.skeleton = Skeleton::build(joints, "small").value();
+  a.source_index = {0, 1};
+  ClipBuilder b("wave");
+  b.set_ticks_per_second(30);
+  const float times[] = {0, 0.5f, 1};
+  const float values[] = {0, 0, 0, 1, 0, 0, 2, 0, 0};
+  EXPECT_TRUE(
+      b.add_track(1, "arm", TrackTarget::kTranslation, Interpolation::kLinear, times, values, "t")
+          .ok());
+  b.add_event(0.25f, "step");
+  a.clips.push_back(b.build(2, "small").value());
+  Skin skin;
+  skin.name = "s";
+  skin.joints = {1};
+  skin.inverse_bind_matrices = {Mat4::identity()};
+  a.skins.push_back(skin);
+  SkinnedMesh m;
+  m.name = "tri";
+  m.node = 1;
+  m.skin = 0;
+  m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  m.tangents = {{{1, 0, 0, 1}}, {{1, 0, 0, 1}}, {{1, 0, 0, 1}}};
+  m.indices = {0, 1, 2};
+  m.influence_offsets = {0, 1, 2, 3};
+  m.influence_joints = {0, 0, 0};
+  m.influence_weights = {1, 1, 1};
+  a.meshes.push_back(m);
+  a.warnings = {"w"};
+  return a;
+}
+
+Bytes small_archive() {
+  Result<Bytes> b = archive_bytes(small_asset());
+  EXPECT_TRUE(b.ok());
+  return b.ok() ? *b : Bytes{};
+}
+
+void put_u32(Bytes& b, std::size_t at, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i)
+    b.at(at + static_cast<std::size_t>(i)) = static_cast<std::uint8_t>(v >> (8 * i));
+}
+
+// Recomputes both checksums so a damaged file passes the CRC and reaches the structural checks.
+void reseal(Bytes& b) {
+  put_u32(
+      b, 24,
+      static_cast<std::uint32_t>(::crc32(0, b.data() + 32, static_cast<unsigned>(b.size() - 32))));
+  put_u32(b, 28, static_cast<std::uint32_t>(::crc32(0, b.data(), 28)));
+}
+
+std::size_t find_tag(const Bytes& b, const char* tag) {
+  const std::string t(tag);
+  const auto it = std::search(b.begin() + 32, b.end(), t.begin(), t.end());
+  EXPECT_NE(it, b.end()) << tag;
+  return static_cast<std::size_t>(it - b.begin());
+}
+
+// Loads and expects a failure whose message names the file, a byte offset and `part`.
+void expect_rejected(const Bytes& b, const std::string& part) {
+  Result<Asset> r = read_archive(b, "bad.marrow");
+  ASSERT_FALSE(r.ok()) << "accepted; expected an error about " << part;
+  const std::string& m = r.error().message;
+  EXPECT_EQ(m.rfind("bad.marrow: byte ", 0), 0u) << m;
+  EXPECT_NE(m.find(part), std::string::npos) << "'" << part << "' not in: " << m;
+}
+
+TEST(ArchiveHostile, TheUndamagedFileLoads) {
+  Result<Asset> r = read_archive(small_archive(), "ok.marrow");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->meshes.size(), 1u);
+}
+
+TEST(ArchiveHostile, TruncatedAtEveryLength) {
+  const Bytes full = small_archive();
+  ASSERT_GT(full.size(), 200u);
+  for (std::size_t n = 0; n < full.size(); ++n) {
+    const Bytes cut(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n));
+    Result<Asset> r = read_archive(cut, "cut.marrow");
+    ASSERT_FALSE(r.ok()) << "accepted at length " << n;
+    EXPECT_EQ(r.error().message.rfind("cut.marrow: byte ", 0), 0u) << r.error().message;
+    if (n >= 32) {
+      EXPECT_NE(r.error().message.find("truncated"), std::string::npos) << r.error().message;
+    }
+  }
+}
+
+TEST(ArchiveHostile, EverySingleDamagedByteIsCaught) {
+  const Bytes full = small_archive();
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    for (std::uint8_t mask : {0x01, 0x80, 0xFF}) {
+      Bytes b = full;
+      b[i] ^= mask;
+      Result<Asset> r = read_archive(b, "bad.marrow");
+      ASSERT_FALSE(r.ok()) << "byte " << i << " ^ " << int(mask) << " went unnoticed";
+    }
+  }
+}
+
+TEST(ArchiveHostile, RandomDamageResealedNeverCrashes) {
+  const Bytes full = small_archive();
+  std::mt19937 rng(12345);
+  std::uniform_int_distribution<std::size_t> where(32, full.size() - 1);
+  std::uniform_int_distribution<int> value(0, 255), how_many(1, 6);
+  int rejected = 0;
+  for (int round = 0; round < 4000; ++round) {
+    Bytes b = full;
+    const int n = how_many(rng);
+    for (int k = 0; k < n; ++k) b[where(rng)] = static_cast<std::uint8_t>(value(rng));
+    reseal(b);
+    Result<Asset> r = read_archive(b, "bad.marrow");
+    if (!r.ok()) {
+      ++rejected;
+      EXPECT_EQ(r.error().message.rfind("bad.marrow: byte ", 0), 0u) << r.error().message;
+      continue;
+    }
+    // Accepted damage (a changed float, a renamed joint) must still be a consistent asset.
+    for (const SkinnedMesh& m : r->meshes) {
+      for (std::uint32_t i : m.indices) ASSERT_LT(i, m.vertex_count());
+    }
+  }
+  EXPECT_GT(rejected, 1000);  // most random damage breaks some structure
+}
+
+TEST(ArchiveHostile, CountsThatLieAreBoundedByTheFileSize) {
+  const Bytes full = small_archive();
+  struct Lie {
+    std::string tag;
+    std::size_t offset;  // from the section's tag
+    std::string part;
+  };
+  const std::vector<Lie> lies = {
+      {"SKEL", 12, "joint count = 4294967295 cannot fit"},
+      {"CLIP", 32, "track count = 4294967295 cannot fit"},
+      {"CLIP", 59, "key time count = 4294967295 cannot fit"},
+      {"CLIP", 75, "key value count = 4294967295 cannot fit"},
+      {"CLIP", 115, "event count = 4294967295 cannot fit"},
+      {"SKIN", 19, "skin joint count = 4294967295 cannot fit"},
+      {"MESH", 25, "vertex count = 4294967295 cannot fit"},
+      {"MESH", 117, "index count = 4294967295 cannot fit"},
+      {"MESH", 133, "influence count = 4294967295 cannot fit"},
+      {"WARN", 12, "warning count = 4294967295 cannot fit"},
+      {"SKEL", 16, "joint name: needs 4294967295 bytes"},
+  };
+  for (const Lie& lie : lies) {
+    Bytes b = full;
+    put_u32(b, find_tag(b, lie.tag.c_str()) + lie.offset, 0xFFFFFFFFu);
+    reseal(b);
+    expect_rejected(b, lie.part);
+  }
+}
+
+TEST(ArchiveHostile, IndicesAndOffsetsThatPointOutside) {
+  const Bytes full = small_archive();
+  auto with = [&](const char* tag, std::size_t offset, std::uint32_t v, int bytes = 4) {
+    Bytes b = full;
+    const std::size_t at = find_tag(b, tag) + offset;
+    for (int i = 0; i < bytes; ++i)
+      b.at(at + static_cast<std::size_t>(i)) = static_cast<std::uint8_t>(v >> (8 * i));
+    reseal(b);
+    return b;
+  };
+  // Joint 1's parent (after the count, "root"'s 60-byte record and "arm"'s name): itself.
+  expect_rejected(with("SKEL", 12 + 4 + 60 + 4 + 3, 1), "parent 1 is not an earlier joint");
+  expect_rejected(with("CLIP", 36, 9, 2), "joint 9 is out of range");
+  expect_rejected(with("CLIP", 38, 7, 1), "track target 7 is unknown");
+  expect_rejected(with("CLIP", 39, 3, 1), "interpolation 3 is unknown");
+  expect_rejected(with("CLIP", 40, 2), "lie outside the 3 times");  // first key 2 + 3 keys
+  expect_rejected(with("CLIP", 44, 0), "lie outside");              // zero keys
+  expect_rejected(with("CLIP", 48, 1), "lie outside");              // values past the end
+  expect_rejected(with("SKIN", 23, 5, 2), "joint 0 = 5 is out of range");
+  expect_rejected(with("SKIN", 17, 3, 2), "root joint 3 is out of range");
+  expect_rejected(with("MESH", 19, 4, 2), "node 4 is out of range");
+  expect_rejected(with("MESH", 21, 2), "skin 2 is out of range");
+  expect_rejected(with("MESH", 121 + 4, 3), "index 1 = 3 is past the last of 3 vertices");
+  expect_rejected(with("MESH", 137, 1), "influence offsets must run from 0");
+  expect_rejected(with("MESH", 137 + 4, 3), "influence offsets decrease");
+  expect_rejected(with("MESH", 153, 1, 2), "names skin joint 1 of 1");
+  expect_rejected(with("MESH", 159, 0xBF800000u), "influence weight 0 is negative");     // -1.0f
+  expect_rejected(with("MESH", 33, 0x7FC00000u), "position of vertex 0 is not finite");  // NaN
+  // Key times that go backwards reach ClipBuilder, which names the track.
+  expect_rejected(with("CLIP", 63 + 4, 0x3F800000u), "clip 0 'wave' track 0");  // 1.0 then 1.0
+}
+
+TEST(ArchiveHostile, SectionsAndHeaderThatLie) {
+  const Bytes full = small_archive();
+  {
+    Bytes b = full;
+    b[0] = 'X';
+    expect_rejected(b, "not a marrow archive");
+  }
+  {
+    Bytes b = full;
+    put_u32(b, 8, 2);
+    reseal(b);
+    expect_rejected(b, "format version 2");
+  }
+  {
+    Bytes b = full;
+    put_u32(b, 16, static_cast<std::uint32_t>(b.size()));  // claims 32 more bytes than present
+    reseal(b);
+    expect_rejected(b, "truncated");
+  }
+  {
+    Bytes b = full;
+    put_u32(b, find_tag(b, "WARN") + 4, 0x7FFFFFFF);
+    reseal(b);
+    expect_rejected(b, "section 'WARN' claims 2147483647 bytes");
+  }
+  {
+    Bytes b = full;
+    const std::size_t at = find_tag(b, "WARN");
+    b[at] = 'Z';
+    reseal(b);
+    expect_rejected(b, "unknown section 'ZARN'");
+  }
+  {
+    // A section longer than its contents: the extra bytes are reported.
+    Bytes b = full;
+    const std::size_t at = find_tag(b, "WARN");
+    b.insert(b.end(), {0, 0, 0, 0});
+    put_u32(b, at + 4, static_cast<std::uint32_t>(b.size() - at - 12));
+    put_u32(b, 16, static_cast<std::uint32_t>(b.size() - 32));
+    reseal(b);
+    expect_rejected(b, "4 bytes its contents do not account for");
+  }
+  {
+    Bytes b = full;
+    const std::size_t at = find_tag(b, "SKEL");
+    b[at] = 'C', b[at + 1] = 'L', b[at + 2] = 'I', b[at + 3] = 'P';
+    reseal(b);
+    expect_rejected(b, "before the SKEL section");
+  }
+}
+
+}  // namespace
+}  // namespace formats_test
