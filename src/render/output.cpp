@@ -202,7 +202,45 @@ class Mp4Writer final : public FrameWriter {
   std::uint64_t size_ = 0;
 };
 
+// Temporaries open right now, for the signal handler: fixed storage, written before a slot is
+// marked used, so the handler (which may only call async-signal-safe functions) reads whole
+// paths.
+constexpr int kTrackedFiles = 8;
+constexpr std::size_t kTrackedPath = 4096;
+char tracked_paths[kTrackedFiles][kTrackedPath];
+volatile sig_atomic_t tracked_used[kTrackedFiles];
+
+int track(const std::string& temp) {
+  if (temp.size() >= kTrackedPath) return -1;
+  for (int i = 0; i < kTrackedFiles; ++i) {
+    if (tracked_used[i]) continue;
+    std::memcpy(tracked_paths[i], temp.c_str(), temp.size() + 1);
+    tracked_used[i] = 1;
+    return i;
+  }
+  return -1;
+}
+
+void untrack(int slot) {
+  if (slot >= 0) tracked_used[slot] = 0;
+}
+
+extern "C" void remove_temporaries_and_reraise(int signal_number) {
+  for (int i = 0; i < kTrackedFiles; ++i) {
+    if (tracked_used[i]) ::unlink(tracked_paths[i]);
+  }
+  ::signal(signal_number, SIG_DFL);
+  ::raise(signal_number);
+}
+
 }  // namespace
+
+void remove_temporaries_on_signal() {
+  struct sigaction action {};
+  action.sa_handler = remove_temporaries_and_reraise;
+  sigemptyset(&action.sa_mask);
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaction(s, &action, nullptr);
+}
 
 Result<OutputFormat> output_format_of(const std::string& path) {
   const std::string ext = lower(fs::path(path).extension().string());
@@ -232,6 +270,7 @@ Result<AtomicFile> AtomicFile::create(const std::string& path) {
   file.path_ = path;
   file.temp_path_ = temp;
   file.fd_ = fd;
+  file.slot_ = track(temp);
   return file;
 }
 
@@ -239,8 +278,10 @@ AtomicFile::AtomicFile(AtomicFile&& other) noexcept
     : path_(std::move(other.path_)),
       temp_path_(std::move(other.temp_path_)),
       fd_(other.fd_),
+      slot_(other.slot_),
       committed_(other.committed_) {
   other.fd_ = -1;
+  other.slot_ = -1;
   other.committed_ = true;  // the moved-from object owns nothing to remove
   other.temp_path_.clear();
 }
@@ -248,6 +289,7 @@ AtomicFile::AtomicFile(AtomicFile&& other) noexcept
 AtomicFile::~AtomicFile() {
   close_descriptor();
   if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
+  untrack(slot_);
 }
 
 void AtomicFile::close_descriptor() {
@@ -277,6 +319,8 @@ Status AtomicFile::commit() {
     return make_error(path_, std::string("cannot rename into place: ") + std::strerror(errno));
   }
   committed_ = true;
+  untrack(slot_);
+  slot_ = -1;
   return {};
 }
 

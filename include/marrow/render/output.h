@@ -42,8 +42,14 @@ class AtomicFile {
   AtomicFile() = default;
   std::string path_, temp_path_;
   int fd_ = -1;
+  int slot_ = -1;  // in the table the signal handler reads
   bool committed_ = false;
 };
+
+// For command-line programs: installs handlers for SIGINT, SIGTERM and SIGHUP that remove the
+// temporaries of AtomicFiles still open, then end the process as the signal would have. A
+// library does not install signal handlers by itself; the `marrow` commands call this.
+void remove_temporaries_on_signal();
 
 // PNG bytes of an image (stb_image_write).
 std::vector<std::uint8_t> encode_png(const Image& image);

@@ -1,4 +1,4 @@
-// `marrow demo [--out demo.gif] [--size WxH]`: needs no files. A humanoid built in code walks,
+// `marrow demo [--out demo.gif] [--size WxH] [--fps N] [--skeleton]`: needs no files. A humanoid built in code walks,
 // cross-fades to a run (normal layers, foot phases kept in step by normalized time), waves
 // with a masked override layer on its right arm, and cross-fades back to the walk; the frames
 // are drawn by the software rasterizer into a GIF. Prints what each stage of a frame costs.
@@ -167,6 +167,7 @@ int run_demo(const DemoOptions& o) {
                            static_cast<float>(size->width) / size->height, orientation);
 
   // Pass 2: the frames, timed stage by stage.
+  render::remove_temporaries_on_signal();  // Ctrl-C leaves no temporary behind
   auto writer = render::FrameWriter::open(o.out, size->width, size->height, o.fps);
   if (!writer) return report_error(writer.error().message);
   render::Rasterizer rasterizer(size->width, size->height);
@@ -222,6 +223,8 @@ void add_demo_command(CLI::App& app, std::function<int()>& run) {
       "demo", "Animate a humanoid built in code (walk, run, wave) into demo.gif; needs no files");
   cmd->add_option("--out", options->out, "Output file, .gif or .mp4 (default demo.gif)");
   cmd->add_option("--size", options->size, "Image size WIDTHxHEIGHT (default 320x320)");
+  cmd->add_option("--fps", options->fps, "Frames per second (default 20, 1 to 50)")
+      ->check(CLI::Range(1.0, 50.0));
   cmd->add_flag("--skeleton", options->skeleton, "Draw the bones over the mesh");
   cmd->callback([options, &run] { run = [options] { return run_demo(*options); }; });
 }

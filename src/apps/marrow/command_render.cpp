@@ -120,6 +120,7 @@ int run_render(const RenderOptions& o) {
   const render::Camera camera = render::frame_points(
       extremes, *preset, static_cast<float>(size->width) / size->height, orientation);
 
+  render::remove_temporaries_on_signal();  // Ctrl-C leaves no temporary behind
   auto writer = render::FrameWriter::open(o.out, size->width, size->height, o.fps);
   if (!writer) return report_error(writer.error().message);
   render::Rasterizer rasterizer(size->width, size->height);
