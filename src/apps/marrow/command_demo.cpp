@@ -1,7 +1,7 @@
-// `marrow demo [--out demo.gif] [--size WxH] [--fps N] [--skeleton]`: needs no files. A humanoid built in code walks,
-// cross-fades to a run (normal layers, foot phases kept in step by normalized time), waves
-// with a masked override layer on its right arm, and cross-fades back to the walk; the frames
-// are drawn by the software rasterizer into a GIF. Prints what each stage of a frame costs.
+// `marrow demo [--out demo.gif] [--size WxH] [--fps N] [--skeleton]`: needs no files. A humanoid
+// built in code walks, cross-fades to a run (normal layers, foot phases kept in step by normalized
+// time), waves with a masked override layer on its right arm, and cross-fades back to the walk; the
+// frames are drawn by the software rasterizer into a GIF. Prints what each stage of a frame costs.
 #include <chrono>
 #include <cmath>
 #include <iomanip>
