@@ -42,7 +42,7 @@ Image stripes(int w, int h, int phase) {
 TEST(GifLzw, RoundTripsAtEveryCodeSize) {
   std::mt19937 rng(7);
   for (int min_code_size = 2; min_code_size <= 8; ++min_code_size) {
-    for (std::size_t n : {1u, 2u, 3u, 100u, 5000u, 70000u}) {
+    for (std::size_t n : {1u, 2u, 3u, 100u, 5000u, 20000u}) {
       std::vector<std::uint8_t> indices(n);
       // Random data fills the table quickly (many clear codes); runs exercise long strings.
       for (std::size_t i = 0; i < n; ++i) {
