@@ -78,6 +78,7 @@ void BM_SoldierDraw(benchmark::State& state) {
   for (const auto& m : asset->meshes) triangles += m.indices.size() / 3;
   state.counters["triangles"] = static_cast<double>(triangles);
   state.counters["pixels"] = size * size;
+  state.counters["fragments"] = static_cast<double>(rasterizer.fragments());
 }
 BENCHMARK(BM_SoldierDraw)->Arg(160)->Arg(320)->Arg(640)->Unit(benchmark::kMicrosecond);
 

@@ -42,6 +42,17 @@ bool owns_edge(float dx, float dy) {
   return dy > 0 || (dy == 0 && dx < 0);
 }
 
+// floor and ceil for values clipping keeps within a few image sizes of the screen; inline, as
+// the baseline x86-64 target has no rounding instruction and std::floor becomes a call.
+int floor_int(float v) {
+  const int i = static_cast<int>(v);
+  return i - (static_cast<float>(i) > v);
+}
+int ceil_int(float v) {
+  const int i = static_cast<int>(v);
+  return i + (static_cast<float>(i) < v);
+}
+
 }  // namespace
 
 Image::Image(int w, int h, Rgb fill) : width(w), height(h) {
@@ -135,11 +146,8 @@ void Rasterizer::draw_mesh(const Camera& camera, const MeshDraw& mesh, const Lig
 }
 
 void Rasterizer::draw_clip_triangle(const Vec4 clip[3], const Vec3 color[3]) {
-  ClipVertex poly[kMaxClipVertices], next[kMaxClipVertices];
-  int count = 3;
   unsigned outside_all = 0x3f, outside_any = 0;
   for (int k = 0; k < 3; ++k) {
-    poly[k] = {clip[k], color[k]};
     unsigned outside = 0;
     for (int p = 0; p < 6; ++p) {
       // NaN coordinates count as outside every plane.
@@ -149,27 +157,32 @@ void Rasterizer::draw_clip_triangle(const Vec4 clip[3], const Vec3 color[3]) {
     outside_any |= outside;
   }
   if (outside_all) return;  // wholly beyond one plane
-  if (outside_any) {
-    // Sutherland-Hodgman against each plane the triangle crosses.
-    for (int p = 0; p < 6 && count > 0; ++p) {
-      if (!(outside_any & (1u << p))) continue;
-      int out = 0;
-      for (int k = 0; k < count; ++k) {
-        const ClipVertex& a = poly[k];
-        const ClipVertex& b = poly[(k + 1) % count];
-        const float da = plane_distance(a.position, p), db = plane_distance(b.position, p);
-        if (da >= 0) next[out++] = a;
-        if ((da >= 0) != (db >= 0)) {
-          const float t = da / (da - db);
-          if (!std::isfinite(t)) continue;
-          next[out++] = {lerp4(a.position, b.position, t), lerp(a.color, b.color, t)};
-        }
-      }
-      count = out;
-      std::copy(next, next + count, poly);
-    }
-    if (count < 3) return;
+  if (!outside_any) {       // wholly inside: the common case
+    fill_triangle({clip[0], color[0]}, {clip[1], color[1]}, {clip[2], color[2]});
+    return;
   }
+  ClipVertex poly[kMaxClipVertices], next[kMaxClipVertices];
+  int count = 3;
+  for (int k = 0; k < 3; ++k) poly[k] = {clip[k], color[k]};
+  // Sutherland-Hodgman against each plane the triangle crosses.
+  for (int p = 0; p < 6 && count > 0; ++p) {
+    if (!(outside_any & (1u << p))) continue;
+    int out = 0;
+    for (int k = 0; k < count; ++k) {
+      const ClipVertex& a = poly[k];
+      const ClipVertex& b = poly[(k + 1) % count];
+      const float da = plane_distance(a.position, p), db = plane_distance(b.position, p);
+      if (da >= 0) next[out++] = a;
+      if ((da >= 0) != (db >= 0)) {
+        const float t = da / (da - db);
+        if (!std::isfinite(t)) continue;
+        next[out++] = {lerp4(a.position, b.position, t), lerp(a.color, b.color, t)};
+      }
+    }
+    count = out;
+    std::copy(next, next + count, poly);
+  }
+  if (count < 3) return;
   for (int k = 1; k + 1 < count; ++k) fill_triangle(poly[0], poly[k], poly[k + 1]);
 }
 
@@ -197,12 +210,10 @@ void Rasterizer::fill_triangle(const ClipVertex& a, const ClipVertex& b, const C
   const float x2 = sx[order[2]], y2 = sy[order[2]];
   // Only pixels whose centre (x + 0.5) can lie inside: x from ceil(min - 0.5) to
   // floor(max - 0.5). Clipping keeps the coordinates near the image, so the casts are safe.
-  const int min_x = std::max(0, static_cast<int>(std::ceil(std::min({x0, x1, x2}) - 0.5f)));
-  const int max_x =
-      std::min(image_.width - 1, static_cast<int>(std::floor(std::max({x0, x1, x2}) - 0.5f)));
-  const int min_y = std::max(0, static_cast<int>(std::ceil(std::min({y0, y1, y2}) - 0.5f)));
-  const int max_y =
-      std::min(image_.height - 1, static_cast<int>(std::floor(std::max({y0, y1, y2}) - 0.5f)));
+  const int min_x = std::max(0, ceil_int(std::min({x0, x1, x2}) - 0.5f));
+  const int max_x = std::min(image_.width - 1, floor_int(std::max({x0, x1, x2}) - 0.5f));
+  const int min_y = std::max(0, ceil_int(std::min({y0, y1, y2}) - 0.5f));
+  const int max_y = std::min(image_.height - 1, floor_int(std::max({y0, y1, y2}) - 0.5f));
   if (min_x > max_x || min_y > max_y) return;
 
   // Edge k is opposite vertex k: e0 = (v1 -> v2), e1 = (v2 -> v0), e2 = (v0 -> v1).
