@@ -202,8 +202,36 @@ Result<SceneRenderer> SceneRenderer::create(const Asset& asset, const SceneStyle
     r.notes_.push_back("no vertex is weighted to joint '" + style.weights_joint +
                        "' (every mesh shows blue)");
   }
-  // The skeleton overlay: skin joints when there are skins, else every joint.
-  r.in_overlay_.assign(skeleton.size(), asset.skins.empty());
+  // The skeleton overlay: skin joints when there are skins. Without skins, the joints some clip
+  // animates and everything below them (cameras, lights and helpers a DCC export keeps as
+  // nodes stay out), or every joint when no clip animates any.
+  r.in_overlay_.assign(skeleton.size(), false);
+  if (asset.skins.empty()) {
+    std::vector<bool> animated(skeleton.size(), false);
+    bool any = false;
+    for (const Clip& clip : asset.clips) {
+      for (const Track& track : clip.tracks()) {
+        if (track.joint < skeleton.size()) animated[track.joint] = any = true;
+      }
+    }
+    for (std::size_t j = 0; j < skeleton.size(); ++j) {
+      const JointIndex p = skeleton.parent(j);
+      r.in_overlay_[j] = !any || animated[j] || (p != kNoParent && r.in_overlay_[p]);
+    }
+    // Keep the connected pieces that look like skeletons: those with at least a quarter of the
+    // largest piece's joints (an animated camera or its target is a piece of one).
+    std::vector<std::size_t> piece(skeleton.size(), 0), piece_size(skeleton.size() + 1, 0);
+    std::size_t pieces = 0, largest = 0;
+    for (std::size_t j = 0; j < skeleton.size(); ++j) {
+      if (!r.in_overlay_[j]) continue;
+      const JointIndex p = skeleton.parent(j);
+      piece[j] = (p != kNoParent && r.in_overlay_[p]) ? piece[p] : ++pieces;
+      largest = std::max(largest, ++piece_size[piece[j]]);
+    }
+    for (std::size_t j = 0; j < skeleton.size(); ++j) {
+      if (r.in_overlay_[j] && piece_size[piece[j]] * 4 < largest) r.in_overlay_[j] = false;
+    }
+  }
   for (const Skin& skin : asset.skins) {
     for (JointIndex j : skin.joints) {
       if (j < skeleton.size()) r.in_overlay_[j] = true;

@@ -4,6 +4,7 @@
 // weight heat map hot at the chosen joint and cold far from it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -292,4 +293,35 @@ TEST(RenderAssets, OrientationFromJointNames) {
     const auto model = sample_world(wuson, 0, t).world[0];
     EXPECT_LT(guess_orientation(wuson.skeleton, model).forward.z, -0.9f);
   }
+}
+
+TEST(RenderAssets, FbxWithoutMeshDrawsItsSkeletonNotItsCameras) {
+  // walk.fbx keeps 3ds Max's cameras, sky and their targets as nodes (some animated), hundreds
+  // of units from the character: the overlay is the character's skeleton alone, so the
+  // framing is the character's.
+  LOAD_OR_SKIP(asset, "fbx/walk.fbx");
+  ASSERT_TRUE(asset.meshes.empty());
+  Result<SceneRenderer> scene = SceneRenderer::create(asset, {});
+  ASSERT_TRUE(scene.ok());
+  std::vector<std::string> names;
+  for (JointIndex j : scene->overlay_joints()) names.push_back(asset.skeleton.name(j));
+  auto has_name = [&](const std::string& n) {
+    return std::find(names.begin(), names.end(), n) != names.end();
+  };
+  EXPECT_TRUE(has_name("Hips"));
+  EXPECT_TRUE(has_name("Head"));
+  EXPECT_FALSE(has_name("Camera01"));
+  EXPECT_FALSE(has_name("Camera01.Target"));
+  EXPECT_FALSE(has_name("Sky01"));
+  // The character (about 180 units tall) fills the frame's height.
+  constexpr int kW = 80, kH = 80;
+  Rasterizer r(kW, kH);
+  const Shot shot = shoot(asset, "walk", 0.5f, CameraPreset::kFront, kW, kH, r);
+  float low = 1e30f, high = -1e30f;
+  for (JointIndex j : scene->overlay_joints()) {
+    const Point p = project(shot.camera, shot.model[j].translation(), kW, kH);
+    low = std::min(low, p.y);
+    high = std::max(high, p.y);
+  }
+  EXPECT_GT(high - low, 0.75f * kH);
 }

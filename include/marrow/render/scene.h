@@ -52,7 +52,8 @@ class SceneRenderer {
   void draw(Rasterizer& rasterizer, const Camera& camera) const;
 
   bool has_meshes() const { return !meshes_.empty(); }
-  // Joints drawn by the skeleton overlay: every skin joint, or every joint without skins.
+  // Joints drawn by the skeleton overlay: every skin joint; without skins, the animated joints
+  // and their descendants (every joint when nothing is animated).
   std::span<const JointIndex> overlay_joints() const { return overlay_joints_; }
   // World-space vertices of mesh i after set_pose (for tests).
   std::span<const Vec3> positions(std::size_t mesh) const { return meshes_[mesh].positions; }
