@@ -170,7 +170,10 @@ Result<SceneRenderer> SceneRenderer::create(const Asset& asset, const SceneStyle
                                             std::to_string(mesh.skin) + ", which does not exist");
       }
       state.skin = &asset.skins[static_cast<std::size_t>(mesh.skin)];
-      Result<SkinningMesh> built = SkinningMesh::build(mesh, state.skin->joints.size());
+      // A picture should show a file with a few unweighted vertices (exporters leave them):
+      // they stay at their bind position, as most viewers draw them.
+      Result<SkinningMesh> built = SkinningMesh::build(mesh, state.skin->joints.size(), 0,
+                                                       UnweightedVertices::kKeepBindPosition);
       if (!built) return make_error(asset.source, built.error().message);
       state.skinning = std::move(built).value();
       state.palette.resize(state.skin->joints.size());

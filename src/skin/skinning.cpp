@@ -20,30 +20,33 @@ bool skin_matrices(const SkinningMesh& mesh, std::span<const Mat4> palette, Skin
   const SkinningMesh::Data& d = mesh.data();
   const detail::KernelArgs args = detail::make_args(d, out);
   if (method == SkinningMethod::kLinear) {
-    detail::for_each_group_range(d, begin, end, [&](const auto& g, std::size_t b, std::size_t e) {
-      if constexpr (kReference)
-        detail::lbs_scalar(args, palette.data(), g, b, e);
-      else
-        detail::lbs_simd(args, palette.data(), g, b, e);
-    });
+    detail::for_each_group_range(d, args, begin, end,
+                                 [&](const auto& g, std::size_t b, std::size_t e) {
+                                   if constexpr (kReference)
+                                     detail::lbs_scalar(args, palette.data(), g, b, e);
+                                   else
+                                     detail::lbs_simd(args, palette.data(), g, b, e);
+                                 });
     return true;
   }
   const std::size_t joints = d.skin_joint_count;
   if (joints > kStackDqsJoints) {
-    detail::for_each_group_range(d, begin, end, [&](const auto& g, std::size_t b, std::size_t e) {
-      detail::dqs_scalar_from_matrices(args, palette.data(), g, b, e);
-    });
+    detail::for_each_group_range(d, args, begin, end,
+                                 [&](const auto& g, std::size_t b, std::size_t e) {
+                                   detail::dqs_scalar_from_matrices(args, palette.data(), g, b, e);
+                                 });
     return true;
   }
   std::array<DqsJoint, kStackDqsJoints> dq;
   compute_dual_quat_palette(palette.first(joints), std::span(dq).first(joints));
   const bool rigid = detail::all_rigid(dq.data(), joints);
-  detail::for_each_group_range(d, begin, end, [&](const auto& g, std::size_t b, std::size_t e) {
-    if constexpr (kReference)
-      detail::dqs_scalar(args, dq.data(), g, b, e);
-    else
-      detail::dqs_simd(args, dq.data(), rigid, g, b, e);
-  });
+  detail::for_each_group_range(d, args, begin, end,
+                               [&](const auto& g, std::size_t b, std::size_t e) {
+                                 if constexpr (kReference)
+                                   detail::dqs_scalar(args, dq.data(), g, b, e);
+                                 else
+                                   detail::dqs_simd(args, dq.data(), rigid, g, b, e);
+                               });
   return true;
 }
 
@@ -54,12 +57,13 @@ bool skin_dual_quats(const SkinningMesh& mesh, std::span<const DqsJoint> palette
   const SkinningMesh::Data& d = mesh.data();
   const detail::KernelArgs args = detail::make_args(d, out);
   const bool rigid = !kReference && detail::all_rigid(palette.data(), d.skin_joint_count);
-  detail::for_each_group_range(d, begin, end, [&](const auto& g, std::size_t b, std::size_t e) {
-    if constexpr (kReference)
-      detail::dqs_scalar(args, palette.data(), g, b, e);
-    else
-      detail::dqs_simd(args, palette.data(), rigid, g, b, e);
-  });
+  detail::for_each_group_range(d, args, begin, end,
+                               [&](const auto& g, std::size_t b, std::size_t e) {
+                                 if constexpr (kReference)
+                                   detail::dqs_scalar(args, palette.data(), g, b, e);
+                                 else
+                                   detail::dqs_simd(args, palette.data(), rigid, g, b, e);
+                               });
   return true;
 }
 

@@ -13,7 +13,8 @@ namespace marrow {
 
 struct SkinningMesh::Data {
   // Vertices with the same number of influences, in slots [begin, end); groups are ordered by
-  // influence count, and within a group vertices keep their original order.
+  // influence count, and within a group vertices keep their original order. A group of 0
+  // influences holds vertices kept in place (UnweightedVertices::kKeepBindPosition).
   struct Group {
     std::uint32_t influences = 0;
     std::size_t begin = 0, end = 0;
@@ -40,6 +41,8 @@ struct SkinningMesh::Data {
 
   // Per skin joint: bind-space box of the vertices it influences (empty when none).
   std::vector<Aabb> joint_bounds;
+  // Box of the vertices kept in place (UnweightedVertices::kKeepBindPosition; group of 0).
+  Aabb unweighted_bounds;
 };
 
 }  // namespace marrow

@@ -21,12 +21,23 @@ inline KernelArgs make_args(const SkinningMesh::Data& d, const SkinningOutput& o
           d.has_tangents && !out.tangents.empty() ? out.tangents.data() : nullptr};
 }
 
-// Calls f(group, first_slot, end_slot) for each group's part of [begin, end).
+// Vertices with no influence (a group of 0): written as stored, normals and tangents
+// renormalized like every other output (skinning_scalar.cpp).
+void copy_unweighted(const KernelArgs& a, const SkinningMesh::Data::Group& g, std::size_t s0,
+                     std::size_t s1);
+
+// Calls f(group, first_slot, end_slot) for each group's part of [begin, end); the group of 0
+// influences, if any, is copied instead.
 template <typename F>
-void for_each_group_range(const SkinningMesh::Data& d, std::size_t begin, std::size_t end, F&& f) {
+void for_each_group_range(const SkinningMesh::Data& d, const KernelArgs& args, std::size_t begin,
+                          std::size_t end, F&& f) {
   for (const SkinningMesh::Data::Group& g : d.groups) {
     const std::size_t b = std::max(begin, g.begin), e = std::min(end, g.end);
-    if (b < e) f(g, b, e);
+    if (b >= e) continue;
+    if (g.influences == 0)
+      copy_unweighted(args, g, b, e);
+    else
+      f(g, b, e);
   }
 }
 

@@ -38,7 +38,8 @@ std::string mesh_label(const SkinnedMesh& mesh) {
 }  // namespace
 
 Result<SkinningMesh> SkinningMesh::build(const SkinnedMesh& mesh, std::size_t skin_joint_count,
-                                         std::size_t max_influences) {
+                                         std::size_t max_influences,
+                                         UnweightedVertices unweighted) {
   const std::string where = mesh_label(mesh);
   const std::size_t n = mesh.vertex_count();
   if (n == 0) return make_error(where, "has no vertices");
@@ -73,30 +74,37 @@ Result<SkinningMesh> SkinningMesh::build(const SkinnedMesh& mesh, std::size_t sk
   std::vector<std::size_t> first(n + 1, 0);
   std::vector<std::pair<std::uint16_t, float>> list;
   for (std::size_t v = 0; v < n; ++v) {
-    const std::string vwhere = where + ": vertex " + std::to_string(v);
+    // Built only on failure: a string per vertex would dominate setup on big meshes.
+    auto vwhere = [&] { return where + ": vertex " + std::to_string(v); };
     const std::uint32_t b = mesh.influence_offsets[v], e = mesh.influence_offsets[v + 1];
     if (e < b || e > mesh.influence_joints.size())
-      return make_error(vwhere, "influence offsets decrease or run past the influence arrays");
-    if (!is_finite(mesh.positions[v])) return make_error(vwhere, "position is not finite");
+      return make_error(vwhere(), "influence offsets decrease or run past the influence arrays");
+    if (!is_finite(mesh.positions[v])) return make_error(vwhere(), "position is not finite");
     list.clear();
     for (std::uint32_t i = b; i < e; ++i) {
       const std::uint16_t j = mesh.influence_joints[i];
       const float w = mesh.influence_weights[i];
-      if (!std::isfinite(w)) return make_error(vwhere, "has a non-finite weight");
-      if (w < 0) return make_error(vwhere, "has a negative weight " + std::to_string(w));
+      if (!std::isfinite(w)) return make_error(vwhere(), "has a non-finite weight");
+      if (w < 0) return make_error(vwhere(), "has a negative weight " + std::to_string(w));
       if (j >= skin_joint_count)
-        return make_error(vwhere, "uses skin joint " + std::to_string(j) + " but the skin has " +
-                                      std::to_string(skin_joint_count));
+        return make_error(vwhere(), "uses skin joint " + std::to_string(j) + " but the skin has " +
+                                        std::to_string(skin_joint_count));
       if (w > 0) list.emplace_back(j, w);
     }
-    if (list.empty()) return make_error(vwhere, "has no influence with a weight above zero");
+    if (list.empty()) {
+      if (unweighted == UnweightedVertices::kError)
+        return make_error(vwhere(), "has no influence with a weight above zero");
+      counts[v] = 0;  // a group of its own that keeps the stored vertex
+      first[v + 1] = all.size();
+      continue;
+    }
     std::stable_sort(list.begin(), list.end(),
                      [](const auto& a, const auto& c) { return a.second > c.second; });
     if (max_influences > 0 && list.size() > max_influences) list.resize(max_influences);
     double sum = 0;
     for (const auto& p : list) sum += p.second;
     if (!(sum > 0) || !std::isfinite(sum))
-      return make_error(vwhere, "weights do not sum to a finite positive value");
+      return make_error(vwhere(), "weights do not sum to a finite positive value");
     for (auto& p : list) all.emplace_back(p.first, static_cast<float>(p.second / sum));
     counts[v] = static_cast<std::uint32_t>(list.size());
     first[v + 1] = all.size();
@@ -145,6 +153,7 @@ Result<SkinningMesh> SkinningMesh::build(const SkinnedMesh& mesh, std::size_t sk
       d.weights.push_back(all[i].second);
       d.joint_bounds[all[i].first].extend(mesh.positions[v]);
     }
+    if (k == 0) d.unweighted_bounds.extend(mesh.positions[v]);
   }
   d.groups.back().end = n;
   d.weights.push_back(0);
@@ -171,6 +180,7 @@ Aabb conservative_skinned_bounds(const SkinningMesh& mesh, std::span<const Mat4>
   const SkinningMesh::Data& d = mesh.data();
   Aabb box;
   if (palette.size() < d.skin_joint_count) return box;
+  box.extend(d.unweighted_bounds);  // vertices that never move
   for (std::size_t j = 0; j < d.skin_joint_count; ++j) {
     const Aabb& b = d.joint_bounds[j];
     if (b.empty()) continue;

@@ -27,6 +27,21 @@ void write_tangent(std::array<float, 4>& out, Vec3 t, float w) {
 
 }  // namespace
 
+void copy_unweighted(const KernelArgs& a, const SkinningMesh::Data::Group& g, std::size_t s0,
+                     std::size_t s1) {
+  (void)g;
+  const SkinningMesh::Data& d = *a.mesh;
+  for (std::size_t s = s0; s < s1; ++s) {
+    const std::uint32_t v = d.original_index[s];
+    a.positions[v] = d.positions[s];
+    if (a.normals) a.normals[v] = normalized_or_zero(d.normals[s]);
+    if (a.tangents) {
+      const auto& t = d.tangents[s];
+      write_tangent(a.tangents[v], {t[0], t[1], t[2]}, t[3]);
+    }
+  }
+}
+
 void lbs_scalar(const KernelArgs& a, const Mat4* palette, const SkinningMesh::Data::Group& g,
                 std::size_t s0, std::size_t s1) {
   const SkinningMesh::Data& d = *a.mesh;

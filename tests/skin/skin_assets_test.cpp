@@ -21,6 +21,7 @@ namespace {
 struct AssetCase {
   const char* path;
   bool rest_is_bind;  // the file's node rest pose is its bind pose
+  friend void PrintTo(const AssetCase& c, std::ostream* os) { *os << c.path; }
 };
 
 std::string shared(const char* rel) {
@@ -78,11 +79,12 @@ TEST_P(SkinAssets, ImportedDataIsCompleteAndBindPoseReproducesTheMesh) {
     ++skinned;
     SCOPED_TRACE("mesh '" + mesh.name + "'");
     check_import(asset, mesh);
-    std::printf("%s mesh '%s': %zu vertices, %zu normals, %zu tangents, %zu uvs, %zu triangles, "
-                "up to %zu influences, skin of %zu joints\n",
-                GetParam().path, mesh.name.c_str(), mesh.vertex_count(), mesh.normals.size(),
-                mesh.tangents.size(), mesh.uvs.size(), mesh.indices.size() / 3,
-                mesh.max_influences(), asset.skins[mesh.skin].joints.size());
+    std::printf(
+        "%s mesh '%s': %zu vertices, %zu normals, %zu tangents, %zu uvs, %zu triangles, "
+        "up to %zu influences, skin of %zu joints\n",
+        GetParam().path, mesh.name.c_str(), mesh.vertex_count(), mesh.normals.size(),
+        mesh.tangents.size(), mesh.uvs.size(), mesh.indices.size() / 3, mesh.max_influences(),
+        asset.skins[mesh.skin].joints.size());
     if (HasFatalFailure()) return;
     const Skin& sk = asset.skins[mesh.skin];
     auto built = SkinningMesh::build(mesh, sk.joints.size());
@@ -126,6 +128,51 @@ TEST_P(SkinAssets, ImportedDataIsCompleteAndBindPoseReproducesTheMesh) {
     }
   }
   EXPECT_GT(skinned, 0) << "no skinned mesh in " << path;
+}
+
+// quad_skin.glb spreads vertex 0 over ten influences in JOINTS_0..2 / WEIGHTS_0..2, already
+// strongest first; the values below were read from the file's buffers with a separate script.
+// The skin's joints are nodes 2, 4, ..., 20 of the file.
+TEST(SkinAssetsQuad, TenInfluencesAndTheSkinJointRemap) {
+  const std::string path = shared("gltf/quad_skin.glb");
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is absent";
+  auto loaded = load_asset(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  const Asset& asset = loaded.value();
+  ASSERT_EQ(asset.meshes.size(), 1u);
+  const SkinnedMesh& mesh = asset.meshes[0];
+  ASSERT_EQ(mesh.skin, 0);
+  const Skin& sk = asset.skins[0];
+  ASSERT_EQ(sk.joints.size(), 10u);
+  for (std::size_t i = 0; i < 10; ++i)
+    EXPECT_EQ(asset.source_index[sk.joints[i]], static_cast<std::int64_t>(2 + 2 * i)) << i;
+  const std::vector<std::uint16_t> joints{5, 0, 1, 3, 4, 8, 7, 6, 9, 2};
+  const std::vector<double> weights{0.21567927300930023, 0.20686699450016022,  0.1125933825969696,
+                                    0.09007582813501358, 0.08973455429077148,  0.0877615213394165,
+                                    0.08605454117059708, 0.057781580835580826, 0.04857594892382622,
+                                    0.004876427352428436};
+  ASSERT_EQ(mesh.influence_offsets[1] - mesh.influence_offsets[0], 10u);
+  for (std::size_t i = 0; i < 10; ++i) {
+    EXPECT_EQ(mesh.influence_joints[i], joints[i]) << i;
+    EXPECT_NEAR(mesh.influence_weights[i], weights[i] / 1.0000000521540642, 1e-6) << i;
+  }
+  // Vertices 1..3 have 5, 4 and 5 influences; reducing to 4 keeps the 4 strongest.
+  EXPECT_EQ(mesh.influence_offsets[2] - mesh.influence_offsets[1], 5u);
+  EXPECT_EQ(mesh.influence_offsets[3] - mesh.influence_offsets[2], 4u);
+  EXPECT_EQ(mesh.influence_offsets[4] - mesh.influence_offsets[3], 5u);
+  auto reduced = SkinningMesh::build(mesh, sk.joints.size(), 4);
+  ASSERT_TRUE(reduced.ok());
+  EXPECT_EQ(reduced->max_influences(), 4u);
+  // With joint j translated by (j, 0, 0) and nothing else, vertex 0 moves by the weighted mean
+  // of its four strongest joints' indices: (5 w0 + 0 w1 + 1 w2 + 3 w3) / (w0 + w1 + w2 + w3).
+  std::vector<Mat4> palette(10);
+  for (std::size_t j = 0; j < 10; ++j)
+    palette[j] = mat4_from_trs({static_cast<float>(j), 0, 0}, Quat::identity(), {1, 1, 1});
+  std::vector<Vec3> out(mesh.vertex_count());
+  ASSERT_TRUE(skin(reduced.value(), palette, SkinningMethod::kLinear, {out, {}, {}}));
+  const double w4 = weights[0] + weights[1] + weights[2] + weights[3];
+  const double dx = (5 * weights[0] + 1 * weights[2] + 3 * weights[3]) / w4;
+  EXPECT_NEAR(out[0].x - mesh.positions[0].x, dx, 1e-5);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shared, SkinAssets,

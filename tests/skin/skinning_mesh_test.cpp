@@ -115,6 +115,48 @@ TEST(SkinningMeshBuild, BadInputGivesClearErrors) {
   expect_error(three_influences(), 0, "the skin has no joints");
 }
 
+TEST(SkinningMeshBuild, UnweightedVerticesCanBeKeptInPlace) {
+  // Vertex 1 loses its only weight. By default that is an error; with kKeepBindPosition the
+  // vertex is written as stored every frame while vertex 0 follows its joints.
+  SkinnedMesh m = three_influences();
+  m.influence_weights[3] = 0;
+  m.normals = {{0, 0, 1}, {0, 0, 2}};
+  m.tangents = {{1, 0, 0, 1}, {0, 3, 0, -1}};
+  EXPECT_FALSE(SkinningMesh::build(m, 3).ok());
+  auto b = SkinningMesh::build(m, 3, 0, UnweightedVertices::kKeepBindPosition);
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  const auto palette = translations(3);
+  std::vector<DqsJoint> dq(3);
+  ASSERT_TRUE(compute_dual_quat_palette(palette, dq));
+  for (int path = 0; path < 4; ++path) {
+    std::vector<Vec3> p(2), n(2);
+    std::vector<std::array<float, 4>> t(2);
+    const SkinningOutput out{p, n, t};
+    switch (path) {
+      case 0:
+        ASSERT_TRUE(skin(b.value(), palette, SkinningMethod::kLinear, out));
+        break;
+      case 1:
+        ASSERT_TRUE(skin(b.value(), palette, SkinningMethod::kDualQuaternion, out));
+        break;
+      case 2:
+        ASSERT_TRUE(skin_reference(b.value(), palette, SkinningMethod::kLinear, out, 0, 2));
+        break;
+      default:
+        ASSERT_TRUE(skin(b.value(), std::span<const DqsJoint>(dq), out, 0, 2));
+        break;
+    }
+    EXPECT_NEAR(p[0].x, 0.2f * 1 + 0.5f * 10 + 0.3f * 100, 1e-4) << path;
+    EXPECT_EQ(p[1], (Vec3{1, 0, 0})) << path;
+    EXPECT_EQ(n[1], (Vec3{0, 0, 1})) << path;
+    EXPECT_EQ(t[1], (std::array<float, 4>{0, 1, 0, -1})) << path;
+  }
+  // The conservative box still holds the vertex that stays behind.
+  const Aabb box = conservative_skinned_bounds(b.value(), palette);
+  EXPECT_LE(box.min.x, 1.0f);
+  EXPECT_GE(box.max.x, 35.2f - 1e-4f);
+}
+
 TEST(Palette, IsModelTimesInverseBind) {
   Skin skin;
   skin.joints = {2, 0};

@@ -163,6 +163,22 @@ TEST(SkinKernels, RangesAndThreadsGiveTheSameResult) {
     EXPECT_EQ(whole.positions, threaded.positions);
     EXPECT_EQ(whole.tangents, threaded.tangents);
   }
+  // The dual-quaternion palette overload, converted once and shared by every range.
+  std::vector<DqsJoint> dq(c.palette.size());
+  ASSERT_TRUE(compute_dual_quat_palette(c.palette, dq));
+  Frame whole(5000), threaded(5000);
+  ASSERT_TRUE(skin(mesh, std::span<const DqsJoint>(dq), whole.out(), 0, 5000));
+  ThreadPool pool(2);
+  ASSERT_TRUE(skin_parallel(pool, mesh, std::span<const DqsJoint>(dq),
+                            SkinningMethod::kDualQuaternion, threaded.out(), 1000));
+  EXPECT_EQ(whole.positions, threaded.positions);
+  EXPECT_EQ(whole.normals, threaded.normals);
+  // A grain of 0 or a short output is refused.
+  EXPECT_FALSE(skin_parallel(pool, mesh, std::span<const DqsJoint>(dq),
+                             SkinningMethod::kDualQuaternion, threaded.out(), 0));
+  std::vector<Vec3> short_positions(10);
+  EXPECT_FALSE(skin_parallel(pool, mesh, std::span<const Mat4>(c.palette), SkinningMethod::kLinear,
+                             {short_positions, {}, {}}));
 }
 
 TEST(SkinKernels, NormalsUseInverseTransposeUnderNonUniformScale) {
@@ -272,6 +288,27 @@ TEST(SkinKernels, MirroredJointFlipsNormalsLikeTheInverseTranspose) {
     ASSERT_TRUE(skin(built.value(), palette, method, {f.positions, f.normals, {}}));
     EXPECT_LT(length(f.positions[0] - Vec3{-1, 2, 4}), 1e-6f);
     EXPECT_LT(length(f.normals[0] - Vec3{-1, 0, 0}), 1e-6f);
+  }
+}
+
+TEST(SkinKernels, ZeroScaleJointCollapsesWithoutNaN) {
+  // Animators hide parts by scaling a joint to zero: its vertices collapse onto the joint's
+  // origin, and normals that no longer exist come out as zero, never NaN.
+  const SkinnedMesh m = one_vertex({1, 2, 3}, {0, 0, 1}, {0}, {1});
+  auto built = SkinningMesh::build(m, 1);
+  ASSERT_TRUE(built.ok());
+  const std::vector<Mat4> palette{mat4_from_trs({4, 5, 6}, Quat::identity(), {0, 0, 0})};
+  std::vector<DqsJoint> dq(1);
+  ASSERT_TRUE(compute_dual_quat_palette(palette, dq));
+  for (int fast = 0; fast < 2; ++fast) {
+    for (SkinningMethod method : {SkinningMethod::kLinear, SkinningMethod::kDualQuaternion}) {
+      Frame f(1);
+      ASSERT_TRUE(fast ? skin(built.value(), palette, method, {f.positions, f.normals, {}})
+                       : skin_reference(built.value(), palette, method,
+                                        {f.positions, f.normals, {}}, 0, 1));
+      EXPECT_EQ(f.positions[0], (Vec3{4, 5, 6}));
+      EXPECT_EQ(f.normals[0], (Vec3{0, 0, 0}));
+    }
   }
 }
 

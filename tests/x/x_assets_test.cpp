@@ -310,7 +310,15 @@ TEST(XTestFile, StaticMesh) {
   EXPECT_FLOAT_EQ(m.uvs[0][0], 0.047652f);
   EXPECT_FLOAT_EQ(m.uvs[0][1], -0.358017f);
   EXPECT_TRUE(m.influence_offsets.empty());
-  EXPECT_TRUE(has_warning(a, "DeclData"));
+  // DeclData (line 166) holds a tangent and a binormal per vertex, floats as DWORD bits: vertex
+  // 0's are (1, 0, -0) and (0, 1, -0). With its normal (0, 0, -1), cross(n, t) = (0, -1, 0)
+  // points against the binormal, so the handedness is -1.
+  ASSERT_EQ(m.tangents.size(), 24u);
+  EXPECT_EQ(m.tangents[0][0], 1.0f);
+  EXPECT_EQ(m.tangents[0][1], 0.0f);
+  EXPECT_EQ(m.tangents[0][2], 0.0f);
+  EXPECT_EQ(m.tangents[0][3], -1.0f);
+  EXPECT_FALSE(has_warning(a, "DeclData"));
 }
 
 TEST(XMalformed, SkinWeightIndexOutOfRangeNamesFileAndLine) {

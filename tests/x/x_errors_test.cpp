@@ -308,5 +308,21 @@ TEST(XErrors, RandomDamageNeverCrashes) {
   }
 }
 
+TEST(XErrors, DeclDataCountsMustMatchTheMesh) {
+  // One FLOAT3 tangent per vertex: the Mesh's 5 vertices need 15 DWORDs, not 14.
+  const std::string text = replaced(
+      kMiniText, "    XSkinMeshHeader",
+      "    DeclData { 1; 2;0;6;0;; 14; 0,0,0,0,0,0,0,0,0,0,0,0,0,0; }\n    XSkinMeshHeader");
+  EXPECT_EQ(error_of(text), at_line(line_of(text, "DeclData {")) +
+                                "DeclData has 14 DWORDs but its Mesh's 5 vertices of 3 DWORDs "
+                                "need 15");
+  const std::string unknown =
+      replaced(kMiniText, "    XSkinMeshHeader",
+               "    DeclData { 1; 17;0;6;0;; 5; 0,0,0,0,0; }\n    XSkinMeshHeader");
+  EXPECT_EQ(error_of(unknown), at_line(line_of(unknown, "DeclData {")) +
+                                   "DeclData: vertex element type 17 is unknown (D3DDECLTYPE "
+                                   "goes from 0 to 16)");
+}
+
 }  // namespace
 }  // namespace marrow::xtest

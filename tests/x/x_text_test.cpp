@@ -217,5 +217,37 @@ TEST(XText, DeepHierarchyDoesNotRecurse) {
   EXPECT_EQ(a.skeleton.parent(kDepth - 1), kDepth - 2);
 }
 
+// A DeclData with a tangent and a binormal per vertex (floats as the DWORD of their bits:
+// 1065353216 = 1.0, 3212836864 = -1.0). Handedness w = sign(dot(cross(normal, tangent),
+// binormal)) with each vertex's final normal.
+const std::string kDeclData = R"(    DeclData {
+      2;
+      2;0;6;0;, 2;0;7;0;;
+      30;
+      1065353216,0,0, 0,1065353216,0,
+      1065353216,0,0, 0,3212836864,0,
+      1065353216,0,0, 0,1065353216,0,
+      1065353216,0,0, 0,1065353216,0,
+      1065353216,0,0, 0,0,1065353216;
+    }
+)";
+
+TEST(XText, DeclDataTangentsWithHandednessFromTheBinormal) {
+  const std::string text =
+      replaced(kMiniText, "    XSkinMeshHeader", kDeclData + "    XSkinMeshHeader");
+  const Asset a = read_mini(text);
+  ASSERT_EQ(a.meshes.size(), 1u);
+  const SkinnedMesh& m = a.meshes[0];
+  ASSERT_EQ(m.tangents.size(), 7u);  // split copies 5 and 6 of vertices 0 and 1 included
+  for (const auto& t : m.tangents) EXPECT_EQ((Vec3{t[0], t[1], t[2]}), (Vec3{1, 0, 0}));
+  // v0: n (0,0,1), cross = (0,1,0), b (0,1,0): +1. v1: b (0,-1,0): -1. v4: n (0,1,0),
+  // cross = (0,0,-1), b (0,0,1): -1. v6 (copy of v1, n (0,1,0)): cross (0,0,-1) . (0,-1,0) = 0: +1.
+  EXPECT_EQ(m.tangents[0][3], 1.0f);
+  EXPECT_EQ(m.tangents[1][3], -1.0f);
+  EXPECT_EQ(m.tangents[4][3], -1.0f);
+  EXPECT_EQ(m.tangents[6][3], 1.0f);
+  EXPECT_FALSE(has_warning(a, "DeclData"));
+}
+
 }  // namespace
 }  // namespace marrow::xtest

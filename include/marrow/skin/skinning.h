@@ -89,14 +89,21 @@ struct Aabb {
 
 // A skinned mesh laid out for fast skinning (vertices grouped by influence count,
 // structure of arrays). Built once; shared by every character that uses the mesh.
+// What SkinningMesh::build does with a vertex that has no weight above zero (invalid in every
+// format, but found in real .X files): refuse the mesh, or let the vertex keep its stored
+// position, normal and tangent in every frame (as if bound to an identity palette entry).
+enum class UnweightedVertices { kError, kKeepBindPosition };
+
 class SkinningMesh {
  public:
   // max_influences = 0 keeps every influence; N > 0 keeps the N strongest per vertex and
   // renormalizes. Zero weights are dropped and every vertex's weights are renormalized to sum
   // to 1. Errors name the mesh and the vertex (joint index out of the skin's range, non-finite
-  // or negative weight, no influences on a skinned vertex, attribute counts that disagree).
+  // or negative weight, no influences on a skinned vertex unless `unweighted` says to keep it,
+  // attribute counts that disagree).
   static Result<SkinningMesh> build(const SkinnedMesh& mesh, std::size_t skin_joint_count,
-                                    std::size_t max_influences = 0);
+                                    std::size_t max_influences = 0,
+                                    UnweightedVertices unweighted = UnweightedVertices::kError);
 
   std::size_t vertex_count() const;
   std::size_t skin_joint_count() const;

@@ -112,6 +112,11 @@ struct MeshRec {
   bool has_uvs = false;
   std::vector<std::array<float, 2>> uvs;
   std::vector<SkinWeightsRec> skin_weights;
+  // From DeclData, per vertex: tangents (w = 1 unless the element had a 4th component) and
+  // binormals, from which build_mesh derives the handedness.
+  bool normals_from_decl = false;
+  std::vector<std::array<float, 4>> tangents;
+  std::vector<Vec3> binormals;
 };
 
 struct MeshRef {
@@ -491,8 +496,9 @@ class Parser {
         parse_uvs(c, m);
       } else if (iequals(c.type, "SkinWeights")) {
         parse_skin_weights(c, m);
-      } else if (iequals(c.type, "DeclData") || iequals(c.type, "FVFData") ||
-                 iequals(c.type, "MeshVertexColors")) {
+      } else if (iequals(c.type, "DeclData")) {
+        parse_decl_data(c, m);
+      } else if (iequals(c.type, "FVFData") || iequals(c.type, "MeshVertexColors")) {
         note_unknown(c, "vertex data marrow does not take");
         skip_body(c);
       } else if (is_ignorable(c.type)) {
@@ -506,7 +512,9 @@ class Parser {
   }
 
   void parse_normals(const Header& h, MeshRec& m) {
-    if (m.has_normals) warn(h.place, "a second MeshNormals replaces the first");
+    if (m.has_normals && !m.normals_from_decl)
+      warn(h.place, "a second MeshNormals replaces the first");
+    m.normals_from_decl = false;
     std::size_t place = 0;
     const std::uint32_t nn = read_dword("the normal count", h, &place);
     check_count(nn, 3, place, "normals", h);
@@ -565,6 +573,89 @@ class Parser {
       m.has_uvs = true;
     }
     finish_object(h);
+  }
+
+  // DeclData (D3D vertex declaration + per-vertex DWORDs): takes NORMAL and TEXCOORD 0 where the
+  // Mesh has no MeshNormals / MeshTextureCoords, and TANGENT and BINORMAL. Floats are stored as
+  // the DWORD of their bits.
+  void parse_decl_data(const Header& h, MeshRec& m) {
+    struct Element {
+      std::uint32_t type = 0, usage = 0, usage_index = 0, offset = 0;
+      std::size_t place = 0;
+    };
+    // DWORDs per D3DDECLTYPE 0..16 (FLOAT1..4, D3DCOLOR, UBYTE4, SHORT2, SHORT4, UBYTE4N,
+    // SHORT2N, SHORT4N, USHORT2N, USHORT4N, UDEC3, DEC3N, FLOAT16_2, FLOAT16_4).
+    static constexpr std::uint32_t kDwords[] = {1, 2, 3, 4, 1, 1, 1, 2, 1, 1, 2, 1, 2, 1, 1, 1, 2};
+    enum : std::uint32_t { kFloat2 = 1, kFloat3 = 2, kFloat4 = 3 };
+    enum : std::uint32_t { kNormal = 3, kTexcoord = 5, kTangent = 6, kBinormal = 7 };
+    std::size_t place = 0;
+    const std::uint32_t ne = read_dword("the vertex element count", h, &place);
+    check_count(ne, 4, place, "vertex elements", h);
+    std::vector<Element> elements(ne);
+    std::uint32_t stride = 0;
+    for (Element& e : elements) {
+      e.type = read_dword("a vertex element type", h, &e.place);
+      read_dword("a vertex element method", h);
+      e.usage = read_dword("a vertex element usage", h);
+      e.usage_index = read_dword("a vertex element usage index", h);
+      if (e.type >= std::size(kDwords)) {
+        fail(e.place, title(h) + ": vertex element type " + std::to_string(e.type) +
+                          " is unknown (D3DDECLTYPE goes from 0 to 16)");
+      }
+      e.offset = stride;
+      stride += kDwords[e.type];
+    }
+    const std::uint32_t nd = read_dword("the DWORD count", h, &place);
+    const std::uint64_t nv = m.positions.size();
+    if (nd != nv * stride) {
+      fail(place, title(h) + " has " + std::to_string(nd) + " DWORDs but its Mesh's " +
+                      std::to_string(nv) + " vertices of " + std::to_string(stride) +
+                      " DWORDs need " + std::to_string(nv * stride));
+    }
+    check_count(nd, 1, place, "DWORDs", h);
+    std::vector<std::uint32_t> data(nd);
+    for (std::uint32_t& d : data) d = read_dword("a DWORD of vertex data", h);
+    finish_object(h);
+
+    auto read = [&](const Element& e, std::size_t v, int k) {
+      float f;
+      std::memcpy(&f, &data[v * stride + e.offset + k], sizeof f);
+      if (!std::isfinite(f)) {
+        fail(e.place, title(h) + ": vertex " + std::to_string(v) + " has a non-finite value in " +
+                          "its element of usage " + std::to_string(e.usage));
+      }
+      return f;
+    };
+    for (const Element& e : elements) {
+      const bool first = e.usage_index == 0;
+      if (e.usage == kNormal && e.type == kFloat3 && first) {
+        if (m.has_normals) continue;  // MeshNormals wins
+        m.normals.resize(nv);
+        for (std::size_t v = 0; v < nv; ++v)
+          m.normals[v] = {read(e, v, 0), read(e, v, 1), read(e, v, 2)};
+        m.normal_indices = m.face_indices;
+        m.has_normals = m.normals_from_decl = true;
+      } else if (e.usage == kTexcoord && e.type == kFloat2 && first) {
+        if (m.has_uvs) continue;
+        m.uvs.resize(nv);
+        for (std::size_t v = 0; v < nv; ++v) m.uvs[v] = {read(e, v, 0), read(e, v, 1)};
+        m.has_uvs = true;
+      } else if (e.usage == kTangent && (e.type == kFloat3 || e.type == kFloat4) && first) {
+        m.tangents.resize(nv);
+        for (std::size_t v = 0; v < nv; ++v) {
+          m.tangents[v] = {read(e, v, 0), read(e, v, 1), read(e, v, 2),
+                           e.type == kFloat4 ? (read(e, v, 3) < 0 ? -1.0f : 1.0f) : 1.0f};
+        }
+      } else if (e.usage == kBinormal && e.type == kFloat3 && first) {
+        m.binormals.resize(nv);
+        for (std::size_t v = 0; v < nv; ++v)
+          m.binormals[v] = {read(e, v, 0), read(e, v, 1), read(e, v, 2)};
+      } else {
+        warn(e.place, title(h) + ": vertex element of usage " + std::to_string(e.usage) +
+                          " (index " + std::to_string(e.usage_index) + ", type " +
+                          std::to_string(e.type) + ") is not taken");
+      }
+    }
   }
 
   void parse_skin_weights(const Header& h, MeshRec& m) {
@@ -868,6 +959,17 @@ class Assembler {
     }
     if (m.has_uvs) {
       for (std::uint32_t o : origin) mesh.uvs.push_back(m.uvs[o]);
+    }
+    if (!m.tangents.empty()) {
+      // Handedness from the binormal: glTF's convention, bitangent = cross(normal, tangent) * w.
+      for (std::size_t i = 0; i < origin.size(); ++i) {
+        std::array<float, 4> t = m.tangents[origin[i]];
+        if (!m.binormals.empty() && !mesh.normals.empty()) {
+          const Vec3 b = m.binormals[origin[i]];
+          t[3] = dot(cross(mesh.normals[i], Vec3{t[0], t[1], t[2]}), b) < 0 ? -1.0f : 1.0f;
+        }
+        mesh.tangents.push_back(t);
+      }
     }
 
     // Faces with more than three corners become fans; faces with fewer are dropped.
