@@ -171,6 +171,10 @@ TEST(RenderCli, BadInputLeavesNoFile) {
                        {"--fps", "50"});
   expect_clean_failure(ws, run(ws, {"render", soldier(), "--out", gif, "--seconds", "-1"}),
                        {"--seconds"});
+  if (fs::exists(soldier())) {
+    expect_clean_failure(ws, run(ws, {"render", soldier(), "--out", gif, "--seconds", "1e300"}),
+                         {"--seconds x --fps", "100000"});
+  }
   expect_clean_failure(
       ws, run(ws, {"render", soldier(), "--out", (ws.out / "no/such/dir/x.gif").string()}),
       {"does not exist"});

@@ -1,5 +1,6 @@
 // A perspective camera for the software rasterizer, and automatic framing: a camera that keeps
-// a box (the character's bounds over every rendered frame) in view from a chosen side.
+// the character (its extreme points over every rendered frame, or a box) in view from a chosen
+// side of it.
 #pragma once
 
 #include <optional>

@@ -89,11 +89,12 @@ int run_render(const RenderOptions& o) {
   long frames = 1;
   if (*format != render::OutputFormat::kPng) {
     const double seconds = o.seconds ? *o.seconds : source->duration();
-    frames = std::max(1L, std::lround(seconds * o.fps));
-    if (frames > kMaxFrames) {
-      return report_error("--seconds × --fps gives " + std::to_string(frames) +
-                          " frames; at most " + std::to_string(kMaxFrames) + " are rendered");
+    const double wanted = seconds * o.fps;
+    if (!(wanted <= kMaxFrames)) {
+      return report_error("--seconds x --fps asks for more than " + std::to_string(kMaxFrames) +
+                          " frames, the most one render makes");
     }
+    frames = std::max(1L, std::lround(wanted));
   } else if (o.seconds) {
     std::cerr << "marrow: note: a PNG holds one frame (the pose at --time); --seconds ignored\n";
   }
