@@ -165,6 +165,8 @@ TEST(RenderCli, BadInputLeavesNoFile) {
                        {"--size '64x-3'"});
   expect_clean_failure(ws, run(ws, {"render", soldier(), "--out", gif, "--size", "99999x64"}),
                        {"--size"});
+  expect_clean_failure(ws, run(ws, {"render", soldier(), "--out", gif, "--size", "8000x8000"}),
+                       {"--size", "16,777,216"});
   expect_clean_failure(ws, run(ws, {"render", soldier(), "--out", gif, "--camera", "diagonal"}),
                        {"--camera 'diagonal'", "three-quarter"});
   expect_clean_failure(ws, run(ws, {"render", soldier(), "--out", gif, "--fps", "60"}),

@@ -7,7 +7,8 @@ namespace marrow::cli {
 Result<ImageSize> parse_image_size(const std::string& text) {
   const auto bad = [&] {
     return make_error("--size '" + text + "'",
-                      "expected WIDTHxHEIGHT with each from 8 to 8192 pixels (e.g. 480x360)");
+                      "expected WIDTHxHEIGHT with each from 8 to 8192 pixels and at most "
+                      "16,777,216 pixels in all (e.g. 480x360)");
   };
   const std::size_t x = text.find_first_of("xX");
   if (x == std::string::npos || x == 0 || x + 1 >= text.size()) return bad();
@@ -23,7 +24,9 @@ Result<ImageSize> parse_image_size(const std::string& text) {
   } catch (const std::exception&) {
     return bad();
   }
-  if (size.width < 8 || size.height < 8 || size.width > 8192 || size.height > 8192) return bad();
+  if (size.width < 8 || size.height < 8 || size.width > 8192 || size.height > 8192 ||
+      static_cast<long>(size.width) * size.height > 16777216L)
+    return bad();
   return size;
 }
 

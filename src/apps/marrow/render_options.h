@@ -12,7 +12,8 @@ struct ImageSize {
   int height = 0;
 };
 
-// "WIDTHxHEIGHT", each from 8 to 8192 pixels.
+// "WIDTHxHEIGHT", each from 8 to 8192 pixels, at most 4096 x 4096 pixels in all (a frame and
+// its depth, previous frame and palette indices then stay within about 300 MB).
 Result<ImageSize> parse_image_size(const std::string& text);
 
 // An error when the folder `path` would be written in does not exist (checked before any work).
