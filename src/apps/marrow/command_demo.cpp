@@ -132,8 +132,8 @@ int run_demo(const DemoOptions& o) {
   const float dt = static_cast<float>(1 / o.fps);
   std::cout << "marrow demo: a humanoid built in code (" << asset.skeleton.size() << " joints, "
             << mesh.vertex_count() << " vertices, " << mesh.indices.size() / 3
-            << " triangles, up to " << mesh.max_influences()
-            << " influences per vertex) with clips made by ClipBuilder:\n"
+            << " triangles,\n  up to " << mesh.max_influences()
+            << " influences per vertex) and clips made by ClipBuilder:\n"
             << std::fixed << std::setprecision(2) << "  walk (" << asset.clips[kDemoWalk].duration()
             << " s cycle), run (" << asset.clips[kDemoRun].duration() << " s cycle), wave ("
             << asset.clips[kDemoWave].duration() << " s)\n\n"
