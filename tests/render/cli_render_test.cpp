@@ -319,3 +319,27 @@ TEST(RenderCli, LayersAndClipFiles) {
   ASSERT_EQ(other.exit_code, 0) << other.err;
   EXPECT_NE(other.err.find("note"), std::string::npos) << other.err;
 }
+
+TEST(RenderCli, Mp4WithTheRealFfmpeg) {
+  // Only where ffmpeg is installed (it is optional; `apt-get install ffmpeg`).
+  if (std::system("command -v ffmpeg >/dev/null 2>&1") != 0) GTEST_SKIP() << "ffmpeg absent";
+  if (!fs::exists(soldier())) GTEST_SKIP() << soldier() << " absent";
+  Workspace ws("mp4_real");
+  const std::string mp4 = (ws.out / "run.mp4").string();
+  // An odd width: ffmpeg's yuv420p needs even sizes, so marrow pads by one pixel.
+  const Outcome o = run(ws, {"render", soldier(), "--clip", "Run", "--out", mp4, "--size", "33x24",
+                             "--fps", "10", "--seconds", "0.6"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(ws.listing(), std::vector<std::string>{"run.mp4"});
+  const std::string bytes = slurp(mp4);
+  ASSERT_GT(bytes.size(), 32u);
+  EXPECT_EQ(bytes.substr(4, 4), "ftyp");  // an ISO base media file
+  if (std::system("command -v ffprobe >/dev/null 2>&1") == 0) {
+    const std::string probe =
+        "ffprobe -v error -count_frames -select_streams v:0 "
+        "-show_entries stream=nb_read_frames,width,height -of csv=p=0 " +
+        quote(mp4) + " > " + quote((ws.logs / "probe").string());
+    ASSERT_EQ(std::system(probe.c_str()), 0);
+    EXPECT_EQ(slurp(ws.logs / "probe"), "34,24,6\n");
+  }
+}
