@@ -8,11 +8,11 @@
 #include <iostream>
 
 #include "commands.h"
-#include "demo_character.h"
 #include "marrow/clip/sampling.h"
 #include "marrow/pose/blend.h"
 #include "marrow/pose/local_to_model.h"
 #include "marrow/pose/mask.h"
+#include "marrow/render/demo_character.h"
 #include "marrow/render/output.h"
 #include "marrow/render/scene.h"
 #include "render_options.h"
@@ -51,9 +51,9 @@ class DemoPlayer {
  public:
   explicit DemoPlayer(const Asset& asset)
       : asset_(asset),
-        walk_(asset.clips[kDemoWalk]),
-        run_(asset.clips[kDemoRun]),
-        wave_(asset.clips[kDemoWave]),
+        walk_(asset.clips[render::kDemoWalk]),
+        run_(asset.clips[render::kDemoRun]),
+        wave_(asset.clips[render::kDemoWave]),
         arm_mask_(mask_from_subtree(asset.skeleton, "r_shoulder").value()) {
     const std::size_t n = asset.skeleton.size();
     for (auto* pose : {&walk_pose_, &run_pose_, &wave_pose_, &local_}) pose->resize(n);
@@ -67,9 +67,9 @@ class DemoPlayer {
 
   // Advances to time t (frames come in order, dt apart) and leaves the model pose in model().
   void frame(float t, float dt, Timings& timings) {
-    const Clip& walk = asset_.clips[kDemoWalk];
-    const Clip& run = asset_.clips[kDemoRun];
-    const Clip& wave = asset_.clips[kDemoWave];
+    const Clip& walk = asset_.clips[render::kDemoWalk];
+    const Clip& run = asset_.clips[render::kDemoRun];
+    const Clip& wave = asset_.clips[render::kDemoWave];
     const float w_run = run_weight(t), w_wave = wave_weight(t);
     // Sync: one shared phase whose cycle length is the weighted mix of both gaits', so the
     // left foot lands at the same normalized time in both clips.
@@ -120,7 +120,7 @@ int run_demo(const DemoOptions& o) {
   Result<ImageSize> size = parse_image_size(o.size);
   if (!size) return report_error(size.error().message);
 
-  const Asset asset = make_demo_character();
+  const Asset asset = render::make_demo_character();
   const SkinnedMesh& mesh = asset.meshes[0];
   render::SceneStyle style;
   style.skeleton = o.skeleton;
@@ -134,9 +134,10 @@ int run_demo(const DemoOptions& o) {
             << mesh.vertex_count() << " vertices, " << mesh.indices.size() / 3
             << " triangles,\n  up to " << mesh.max_influences()
             << " influences per vertex) and clips made by ClipBuilder:\n"
-            << std::fixed << std::setprecision(2) << "  walk (" << asset.clips[kDemoWalk].duration()
-            << " s cycle), run (" << asset.clips[kDemoRun].duration() << " s cycle), wave ("
-            << asset.clips[kDemoWave].duration() << " s)\n\n"
+            << std::fixed << std::setprecision(2) << "  walk ("
+            << asset.clips[render::kDemoWalk].duration() << " s cycle), run ("
+            << asset.clips[render::kDemoRun].duration() << " s cycle), wave ("
+            << asset.clips[render::kDemoWave].duration() << " s)\n\n"
             << std::setprecision(1) << "timeline (" << kLength << " s, " << frames << " frames at "
             << o.fps << " fps):\n"
             << "  0.0 - " << kRunFadeIn[0] << " s  walk\n"

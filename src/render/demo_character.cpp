@@ -1,4 +1,4 @@
-#include "demo_character.h"
+#include "marrow/render/demo_character.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include "marrow/clip/clip_builder.h"
 #include "marrow/pose/local_to_model.h"
 
-namespace marrow::cli {
+namespace marrow::render {
 namespace {
 
 constexpr float kPi = std::numbers::pi_v<float>;
@@ -313,4 +313,4 @@ Asset make_demo_character() {
   return asset;
 }
 
-}  // namespace marrow::cli
+}  // namespace marrow::render
