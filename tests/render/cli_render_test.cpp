@@ -264,6 +264,36 @@ TEST(RenderCli, DemoGifShowsAMovingCharacter) {
     moving += changed_pixels(gif.frames[f - 1], gif.frames[f]) > 10;
   }
   EXPECT_GT(moving, static_cast<int>(gif.frames.size()) * 9 / 10);
+  // Where it moves: pixels that change between two frames belong to the character in one of
+  // them (within a pixel), never to the background alone.
+  auto is_figure = [](const std::vector<std::uint8_t>& frame, int x, int y) {
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dx = -1; dx <= 1; ++dx) {
+        const int cx = std::clamp(x + dx, 0, 63), cy = std::clamp(y + dy, 0, 63);
+        const std::size_t i = (static_cast<std::size_t>(cy) * 64 + cx) * 3, bg = cy * 64 * 3;
+        if (std::abs(frame[i] - frame[bg]) + std::abs(frame[i + 1] - frame[bg + 1]) +
+                std::abs(frame[i + 2] - frame[bg + 2]) >
+            40)
+          return true;
+      }
+    }
+    return false;
+  };
+  int stray = 0;
+  for (std::size_t f = 1; f < gif.frames.size(); ++f) {
+    const auto& a = gif.frames[f - 1];
+    const auto& b = gif.frames[f];
+    for (int y = 0; y < 64; ++y) {
+      for (int x = 0; x < 64; ++x) {
+        const std::size_t i = (static_cast<std::size_t>(y) * 64 + x) * 3;
+        if (std::abs(a[i] - b[i]) + std::abs(a[i + 1] - b[i + 1]) + std::abs(a[i + 2] - b[i + 2]) <=
+            24)
+          continue;
+        stray += !is_figure(a, x, y) && !is_figure(b, x, y);
+      }
+    }
+  }
+  EXPECT_EQ(stray, 0);
 
   // A PNG is not an animation; a bad size is refused; neither leaves a file.
   Workspace bad("demo_bad");

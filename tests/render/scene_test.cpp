@@ -43,7 +43,8 @@ Point project(const Camera& camera, Vec3 p, int w, int h) {
 }
 
 // Every mesh of the asset skinned (or placed rigidly) in the pose, through the skin module.
-std::vector<Vec3> skinned_vertices(const Asset& asset, std::span<const Mat4> model) {
+std::vector<Vec3> skinned_vertices(const Asset& asset, std::span<const Mat4> model,
+                                   SkinningMethod method = SkinningMethod::kLinear) {
   std::vector<Vec3> all;
   for (const SkinnedMesh& mesh : asset.meshes) {
     std::vector<Vec3> out(mesh.vertex_count());
@@ -54,8 +55,8 @@ std::vector<Vec3> skinned_vertices(const Asset& asset, std::span<const Mat4> mod
       Result<SkinningMesh> prepared = SkinningMesh::build(mesh, skin.joints.size());
       EXPECT_TRUE(prepared.ok());
       if (!prepared) continue;
-      EXPECT_TRUE(skin_reference(*prepared, palette, SkinningMethod::kLinear, {out, {}, {}}, 0,
-                                 mesh.vertex_count()));
+      EXPECT_TRUE(
+          skin_reference(*prepared, palette, method, {out, {}, {}}, 0, mesh.vertex_count()));
     } else {
       for (std::size_t v = 0; v < out.size(); ++v) {
         out[v] = transform_point(model[mesh.node], mesh.positions[v]);
@@ -113,7 +114,7 @@ Shot shoot(const Asset& asset, const std::string& clip, float t, CameraPreset pr
                              guess_orientation(asset.skeleton, shot.model));
   scene->draw(r, shot.camera);
   shot.silhouette = silhouette_of(r);
-  shot.vertices = skinned_vertices(asset, shot.model);
+  shot.vertices = skinned_vertices(asset, shot.model, style.method);
   return shot;
 }
 
@@ -179,6 +180,17 @@ TEST(RenderAssets, SoldierWalkSilhouetteIsTheSkinnedMesh) {
   expect_silhouette_matches(b, kW, kH, 2.5f);
   // A standing character seen from the front is taller than wide.
   EXPECT_GT(a.silhouette.max_y - a.silhouette.min_y, a.silhouette.max_x - a.silhouette.min_x);
+}
+
+TEST(RenderAssets, SoldierDualQuaternionSilhouette) {
+  // --skinning dq: the picture is the dual-quaternion skinned mesh.
+  LOAD_OR_SKIP(asset, "gltf/Soldier.glb");
+  constexpr int kW = 96, kH = 128;
+  Rasterizer r(kW, kH);
+  SceneStyle style;
+  style.method = SkinningMethod::kDualQuaternion;
+  const Shot shot = shoot(asset, "Run", 0.3f, CameraPreset::kThreeQuarter, kW, kH, r, style);
+  expect_silhouette_matches(shot, kW, kH, 2.5f);
 }
 
 TEST(RenderAssets, SoldierPosesDiffer) {
