@@ -239,8 +239,10 @@ void GifEncoder::write_header() {
   out_.push_back(0);
 }
 
-void GifEncoder::add_frame(const Image& frame, int delay_cs) {
-  if (finished_ || frame.width != width_ || frame.height != height_) return;
+bool GifEncoder::add_frame(const Image& frame, int delay_cs) {
+  if (finished_ || frame.width != width_ || frame.height != height_ ||
+      frame.rgb.size() != static_cast<std::size_t>(width_) * height_ * 3)
+    return false;
   if (frames_ == 0) write_header();
   // Only the rectangle that differs from the previous frame (the rest stays on the canvas).
   int x0 = 0, y0 = 0, x1 = width_ - 1, y1 = height_ - 1;
@@ -302,6 +304,7 @@ void GifEncoder::add_frame(const Image& frame, int delay_cs) {
   out_.push_back(0);
   previous_ = frame;
   ++frames_;
+  return true;
 }
 
 void GifEncoder::finish() {

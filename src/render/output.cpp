@@ -61,7 +61,9 @@ class GifWriter final : public FrameWriter {
   GifWriter(AtomicFile file, int width, int height, double fps)
       : file_(std::move(file)), encoder_(width, height), fps_(fps) {}
   Status add(const Image& frame) override {
-    encoder_.add_frame(frame, gif_frame_delay(frames_++, fps_));
+    if (!encoder_.add_frame(frame, gif_frame_delay(frames_++, fps_))) {
+      return make_error(file_.path(), "frame size changed");
+    }
     return flush();
   }
   Status finish() override {

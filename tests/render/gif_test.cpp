@@ -154,6 +154,17 @@ TEST(GifEncoder, ManyColoursAndLargeFrames) {
   EXPECT_LT(error / image.rgb.size(), 40.0);
 }
 
+TEST(GifEncoder, RefusesFramesOfAnotherSize) {
+  GifEncoder encoder(16, 16);
+  EXPECT_TRUE(encoder.add_frame(stripes(16, 16, 0), 4));
+  EXPECT_FALSE(encoder.add_frame(stripes(16, 8, 0), 4));
+  encoder.finish();
+  EXPECT_FALSE(encoder.add_frame(stripes(16, 16, 0), 4));
+  const gif_test::DecodedGif gif = gif_test::decode_gif(encoder.take_bytes());
+  ASSERT_EQ(gif.error, "");
+  EXPECT_EQ(gif.frames.size(), 1u);
+}
+
 TEST(GifEncoder, FrameDelays) {
   EXPECT_EQ(gif_frame_delay(0, 25), 4);
   EXPECT_EQ(gif_frame_delay(0, 50), 2);

@@ -37,8 +37,9 @@ class GifEncoder {
   // loop_count 0 loops forever.
   GifEncoder(int width, int height, int loop_count = 0);
 
-  // Appends one frame (width x height) shown for `delay_cs` hundredths of a second.
-  void add_frame(const Image& frame, int delay_cs);
+  // Appends one frame (width x height) shown for `delay_cs` hundredths of a second. Returns
+  // false, adding nothing, for a frame of another size or after finish().
+  bool add_frame(const Image& frame, int delay_cs);
   // Appends the trailer; no frame may follow.
   void finish();
   // The bytes produced since the last call (the header arrives with the first frame).
