@@ -38,7 +38,7 @@ Vec3 heat_color(float weight);
 class SceneRenderer {
  public:
   // Prepares every mesh for skinning. Errors: a mesh whose skin data is invalid, a weights
-  // joint the skeleton lacks.
+  // joint the skeleton lacks. The renderer keeps a pointer to `asset`, which must outlive it.
   static Result<SceneRenderer> create(const Asset& asset, const SceneStyle& style);
 
   // Places every mesh (and the skeleton) in the pose given by one model matrix per joint.
