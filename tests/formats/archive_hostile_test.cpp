@@ -4,8 +4,12 @@
 // or allocate what the file cannot back.
 #include <zlib.h>
 
+#include <atomic>
+#include <cstdlib>
+#include <new>
 #include <random>
 
+#include "allocation_tracking.h"
 #include "formats_test_util.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/io/archive.h"
@@ -14,6 +18,13 @@ namespace formats_test {
 namespace {
 
 using namespace marrow;
+
+// Loads with allocation tracking on; returns the largest single allocation.
+std::size_t largest_allocation_loading(const Bytes& b) {
+  start_tracking_allocations();
+  { Result<Asset> r = read_archive(b, "tracked.marrow"); }
+  return stop_tracking_allocations();
+}
 
 Asset small_asset() {
   Asset a;
@@ -85,6 +96,13 @@ void expect_rejected(const Bytes& b, const std::string& part) {
   EXPECT_NE(m.find(part), std::string::npos) << "'" << part << "' not in: " << m;
 }
 
+// The allocation bound below can fail: the tracking sees an allocation made while it is on.
+TEST(ArchiveHostile, AllocationTrackingSeesAllocations) {
+  start_tracking_allocations();
+  { std::vector<char> big(1 << 20); }
+  EXPECT_GE(stop_tracking_allocations(), std::size_t{1} << 20);
+}
+
 TEST(ArchiveHostile, TheUndamagedFileLoads) {
   Result<Asset> r = read_archive(small_archive(), "ok.marrow");
   ASSERT_TRUE(r.ok()) << r.error().message;
@@ -128,6 +146,8 @@ TEST(ArchiveHostile, RandomDamageResealedNeverCrashes) {
     const int n = how_many(rng);
     for (int k = 0; k < n; ++k) b[where(rng)] = static_cast<std::uint8_t>(value(rng));
     reseal(b);
+    // Whatever the damage says, no allocation beyond a small multiple of the file's size.
+    ASSERT_LE(largest_allocation_loading(b), 8 * b.size() + 1024) << "round " << round;
     Result<Asset> r = read_archive(b, "bad.marrow");
     if (!r.ok()) {
       ++rejected;
@@ -167,6 +187,7 @@ TEST(ArchiveHostile, CountsThatLieAreBoundedByTheFileSize) {
     put_u32(b, find_tag(b, lie.tag.c_str()) + lie.offset, 0xFFFFFFFFu);
     reseal(b);
     expect_rejected(b, lie.part);
+    EXPECT_LE(largest_allocation_loading(b), 8 * b.size() + 1024) << lie.part;
   }
 }
 

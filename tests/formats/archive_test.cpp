@@ -139,6 +139,22 @@ TEST(Archive, FileIsChosenByExtensionAndByMagic) {
   expect_same_asset(a, *by_magic);
 }
 
+TEST(Archive, RefusesToWriteInconsistentMeshes) {
+  Asset bad = handmade();
+  bad.meshes[0].influence_offsets = {0, 2, 1, 3};  // decreasing
+  Result<Bytes> bytes = archive_bytes(bad);
+  ASSERT_FALSE(bytes.ok());
+  EXPECT_NE(bytes.error().message.find("handmade: mesh 'tri': influence arrays are inconsistent"),
+            std::string::npos)
+      << bytes.error().message;
+  bad = handmade();
+  bad.meshes[1].normals = {{0, 0, 1}, {0, 0, 1}};  // two normals for one vertex
+  bytes = archive_bytes(bad);
+  ASSERT_FALSE(bytes.ok());
+  EXPECT_NE(bytes.error().message.find("normal count differs"), std::string::npos)
+      << bytes.error().message;
+}
+
 TEST(Archive, FailedWriteLeavesNothing) {
   TempDir dir("archive_fail");
   const std::string into_missing = (dir / "no_such_dir" / "x.marrow").string();

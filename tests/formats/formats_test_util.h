@@ -119,15 +119,18 @@ struct Validation {
   std::string report;
 };
 
-inline Validation validate_gltf(const fs::path& file) {
+// Several files in one run of node (totals over all of them; the report names each file).
+inline Validation validate_gltf(const std::vector<fs::path>& files) {
   Validation v;
   const std::string node = MARROW_NODE;
   const fs::path package = fs::path(MARROW_NPM_DIR) / "node_modules" / "gltf-validator";
   if (node.empty() || node.find("NOTFOUND") != std::string::npos || !fs::exists(package)) return v;
+  std::string joined;
+  for (const fs::path& f : files) joined += " " + quote(f.string());
   TempDir dir("validate");
-  const Outcome o = run_command(
-      dir, "NODE_PATH=" + quote((fs::path(MARROW_NPM_DIR) / "node_modules").string()) + " " +
-               quote(node) + " " + quote(MARROW_VALIDATE_SCRIPT) + " " + quote(file.string()));
+  const Outcome o =
+      run_command(dir, "NODE_PATH=" + quote((fs::path(MARROW_NPM_DIR) / "node_modules").string()) +
+                           " " + quote(node) + " " + quote(MARROW_VALIDATE_SCRIPT) + " " + joined);
   v.report = o.out + o.err;
   if (o.exit_code == 0 || o.exit_code == 1) {
     const nlohmann::json j = nlohmann::json::parse(o.out, nullptr, false);
@@ -137,6 +140,10 @@ inline Validation validate_gltf(const fs::path& file) {
     }
   }
   return v;
+}
+
+inline Validation validate_gltf(const fs::path& file) {
+  return validate_gltf(std::vector<fs::path>{file});
 }
 
 #define MARROW_EXPECT_VALID_GLTF(path)                                                      \

@@ -237,6 +237,102 @@ TEST(GltfExport, ObjMeshes) {
   MARROW_EXPECT_VALID_GLTF(dir / "two.glb");
 }
 
+// A skin over two roots of a forest: glTF wants a common root, so one is added above them; the
+// original joints keep their poses.
+TEST(GltfExport, SkinOverAForestGetsACommonRoot) {
+  Asset a = handmade();
+  const JointDesc joints[] = {{"left", -1, {{-1, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}}},
+                              {"right", -1, {{1, 0, 0}, {0, 0, 0.6f, 0.8f}, {1, 1, 1}}},
+                              {"tip", 1, {{0, 2, 0}, {0, 0, 0, 1}, {1, 1, 1}}},
+                              {"x", 0, Transform::identity()},
+                              {"y", 3, Transform::identity()}};
+  a.skeleton = Skeleton::build(joints, "forest").value();
+  a.skins[0].root_hint = kNoParent;
+  TempDir dir("export_forest");
+  std::vector<std::string> notes;
+  ASSERT_TRUE(write_gltf(a, (dir / "forest.glb").string(), {}, &notes).ok());
+  ASSERT_FALSE(notes.empty());
+  EXPECT_NE(notes[0].find("marrow_root"), std::string::npos) << notes[0];
+  const Asset b = reread(dir / "forest.glb");
+  ASSERT_EQ(b.skeleton.size(), a.skeleton.size() + 1);
+  EXPECT_EQ(b.skeleton.name(0), "marrow_root");
+  const std::vector<float> times = {0, 0.3f, 0.9f};
+  const PoseSamples pa = sample_world(a, 0, times), pb = sample_world(b, 0, times);
+  for (std::size_t s = 0; s < times.size(); ++s) {
+    for (std::size_t j = 0; j < a.skeleton.size(); ++j) {
+      const JointIndex k = *b.skeleton.find(a.skeleton.name(j));
+      for (int e = 0; e < 16; ++e)
+        EXPECT_NEAR(pa.world[s][j].m[static_cast<std::size_t>(e)],
+                    pb.world[s][k].m[static_cast<std::size_t>(e)], 1e-6f);
+    }
+  }
+  EXPECT_EQ(b.skins[0].joints, (std::vector<JointIndex>{1, 2, 3, 4, 5}));
+  MARROW_EXPECT_VALID_GLTF(dir / "forest.glb");
+}
+
+// Every other file of ../shared/assets that loads (the ones above have tests of their own; the
+// malformed .x must fail) exports to a valid .glb, checked in one validator run.
+TEST(GltfExport, EveryOtherSharedAsset) {
+  const std::vector<std::string> names = {"gltf/Xbot.glb",
+                                          "gltf/box_animated.gltf",
+                                          "gltf/quad_skin.glb",
+                                          "gltf/rigged_simple.gltf",
+                                          "gltf/simple_skin.gltf",
+                                          "gltf/triangle.gltf",
+                                          "x/anim_test.x",
+                                          "x/test.x",
+                                          "fbx/animation_with_skeleton.fbx",
+                                          "fbx/arnaud.fbx",
+                                          "fbx/crossarms.fbx",
+                                          "fbx/jog.fbx",
+                                          "fbx/run.fbx",
+                                          "fbx/skeleton.fbx",
+                                          "collada/pab/skeleton.dae"};
+  TempDir dir("export_all");
+  std::vector<fs::path> written;
+  for (const std::string& name : names) {
+    const std::string path = shared_asset(name);
+    if (!fs::exists(path)) continue;
+    Result<Asset> a = load_asset(path);
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    const fs::path out = dir / (fs::path(name).filename().string() + ".glb");
+    const Status st = write_gltf(*a, out.string());
+    ASSERT_TRUE(st.ok()) << st.error().message;
+    const Asset back = reread(out);
+    EXPECT_EQ(back.clips.size(), a->clips.size()) << name;
+    written.push_back(out);
+  }
+  if (written.empty()) GTEST_SKIP() << "../shared/assets is absent";
+  const Validation v = validate_gltf(written);
+  if (!v.ran) GTEST_SKIP() << "the validator is unavailable: " << v.report;
+  EXPECT_EQ(v.errors, 0) << v.report;
+  Result<Asset> bad = load_asset(shared_asset("x/malformed_skinweights_oob.x"));
+  EXPECT_FALSE(bad.ok());
+}
+
+// extras are free-form: what does not fit marrow's shape is skipped with a warning, not an error.
+TEST(GltfExport, MalformedMarrowExtrasAreWarnings) {
+  TempDir dir("extras");
+  Asset a = handmade();
+  ASSERT_TRUE(write_gltf(a, (dir / "e.gltf").string(), {.embed_buffer = true}).ok());
+  const Bytes bytes = read_file(dir / "e.gltf");
+  nlohmann::json doc = nlohmann::json::parse(bytes.begin(), bytes.end());
+  doc["animations"][0]["extras"]["marrow"] = {
+      {"duration", "long"}, {"ticksPerSecond", -5}, {"events", {{{"time", -1}, {"name", "x"}}}}};
+  write_text(dir / "e.gltf", doc.dump());
+  Result<Asset> r = read_gltf((dir / "e.gltf").string());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->clips[0].duration(), 1.25f);  // the last key
+  EXPECT_EQ(r->clips[0].ticks_per_second(), 0.0);
+  EXPECT_TRUE(r->clips[0].events().empty());
+  std::string warnings;
+  for (const std::string& w : r->warnings) warnings += w + "\n";
+  EXPECT_NE(warnings.find("extras.marrow.duration is not a duration"), std::string::npos)
+      << warnings;
+  EXPECT_NE(warnings.find("ticksPerSecond is not a rate"), std::string::npos) << warnings;
+  EXPECT_NE(warnings.find("a malformed event is ignored"), std::string::npos) << warnings;
+}
+
 // The validator check can fail: a node rotation of length 1.13 is an error it reports.
 TEST(GltfExport, TheValidatorCatchesAnInvalidFile) {
   TempDir dir("validator_negative");
@@ -257,6 +353,11 @@ TEST(GltfExport, FailureLeavesNoFile) {
   EXPECT_NE(st.error().message.find("handmade: mesh 0 'strip'"), std::string::npos)
       << st.error().message;
   EXPECT_TRUE(dir.files().empty());
+  Asset inconsistent = handmade();
+  inconsistent.meshes[0].influence_offsets[2] = 99;  // past the influences
+  const Status st2 = write_gltf(inconsistent, (dir / "bad.glb").string());
+  ASSERT_FALSE(st2.ok());
+  EXPECT_NE(st2.error().message.find("influence arrays are inconsistent"), std::string::npos);
   const Status unwritable = write_gltf(handmade(), (dir / "missing" / "x.gltf").string());
   ASSERT_FALSE(unwritable.ok());
   EXPECT_TRUE(dir.files().empty());

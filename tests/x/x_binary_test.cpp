@@ -277,5 +277,29 @@ TEST(XBinary, RandomDamageNeverCrashes) {
   }
 }
 
+// DeclData as binary writers store it: one integer list holding the declaration, the DWORD
+// count and the data (floats as their bits: 1065353216 = 1.0). A FLOAT3 tangent without a
+// binormal takes the handedness +1.
+TEST(XBinary, DeclDataTangentsFromAnIntegerList) {
+  BinaryWriter w;
+  w.object("Frame", "Root");
+  w.object("Mesh", "Tri").integers({3});
+  w.floats({0, 0, 0, 1, 0, 0, 0, 1, 0});
+  w.integers({1, 3, 0, 1, 2});
+  w.object("DeclData")
+      .integers({1, 2, 0, 6, 0, 9, 1065353216, 0, 0, 0, 1065353216, 0, 1065353216, 0, 0})
+      .close();
+  w.close();  // Mesh
+  w.close();  // Frame
+  Result<Asset> r = read_bytes(w.bytes());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->meshes.size(), 1u);
+  const SkinnedMesh& m = r->meshes[0];
+  ASSERT_EQ(m.tangents.size(), 3u);
+  EXPECT_EQ(m.tangents[0], (std::array<float, 4>{1, 0, 0, 1}));
+  EXPECT_EQ(m.tangents[1], (std::array<float, 4>{0, 1, 0, 1}));
+  EXPECT_EQ(m.tangents[2], (std::array<float, 4>{1, 0, 0, 1}));
+}
+
 }  // namespace
 }  // namespace marrow::xtest

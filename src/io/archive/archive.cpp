@@ -197,7 +197,9 @@ std::vector<std::uint8_t> encode(const Asset& asset) {
     if (!mesh.influence_offsets.empty()) {
       if (mesh.influence_offsets.size() != n + 1 ||
           mesh.influence_joints.size() != mesh.influence_weights.size() ||
-          mesh.influence_offsets.back() != mesh.influence_joints.size())
+          mesh.influence_offsets.front() != 0 ||
+          mesh.influence_offsets.back() != mesh.influence_joints.size() ||
+          !std::is_sorted(mesh.influence_offsets.begin(), mesh.influence_offsets.end()))
         fail(what + ": influence arrays are inconsistent");
       flags |= kHasInfluences;
     }
@@ -552,7 +554,6 @@ class Decoder {
   }
 
   void read_skin() {
-    const std::size_t at = in_.pos();
     Skin skin;
     skin.name = in_.string("skin name");
     const std::string what = "skin " + std::to_string(asset_.skins.size()) + " '" + skin.name + "'";
@@ -579,7 +580,6 @@ class Decoder {
         in_.fail(matrices_at + 64 * i,
                  what + ": inverse bind matrix " + std::to_string(i) + " is not finite");
     }
-    (void)at;
     asset_.skins.push_back(std::move(skin));
   }
 
@@ -633,7 +633,6 @@ class Decoder {
                                          std::to_string(n) + " vertices");
     }
     if (flags & kHasInfluences) {
-      const std::size_t count_at = in_.pos();
       const std::uint32_t influences = in_.count("influence count", 6);
       in_.need(4 * (std::uint64_t{n} + 1), "influence offsets");
       mesh.influence_offsets.resize(std::size_t{n} + 1);
@@ -658,7 +657,6 @@ class Decoder {
           in_.fail(weights_at + 4 * i,
                    what + ": influence weight " + std::to_string(i) + " is negative or not finite");
       }
-      (void)count_at;
     }
     asset_.meshes.push_back(std::move(mesh));
   }

@@ -97,6 +97,7 @@ class Writer {
 
   Document run() {
     doc_.json["asset"] = {{"version", "2.0"}, {"generator", "marrow"}};
+    offset_ = skins_need_a_common_root() ? 1 : 0;
     write_nodes();
     write_skins();
     write_meshes();
@@ -118,6 +119,29 @@ class Writer {
   Document doc_;
   Json nodes_ = Json::array();
   std::vector<int> roots_;
+  // 1 when a node is put above the skeleton's roots (see skins_need_a_common_root): every
+  // joint's node index is then its joint index + 1.
+  int offset_ = 0;
+
+  int node_of(std::size_t joint) const { return static_cast<int>(joint) + offset_; }
+
+  // glTF requires a skin's joints to share a common root; a skeleton that is a forest may give
+  // a skin joints under two roots. Then one root node is added above all of them.
+  bool skins_need_a_common_root() const {
+    const Skeleton& s = asset_.skeleton;
+    auto top = [&s](JointIndex j) {
+      while (j < s.size() && s.parent(j) != kNoParent) j = s.parent(j);
+      return j;
+    };
+    for (const Skin& skin : asset_.skins) {
+      for (JointIndex j : skin.joints) {
+        if (j < s.size() && !skin.joints.empty() && skin.joints[0] < s.size() &&
+            top(j) != top(skin.joints[0]))
+          return true;
+      }
+    }
+    return false;
+  }
 
   void note(std::string text) {
     if (notes_) notes_->push_back(std::move(text));
@@ -134,6 +158,13 @@ class Writer {
 
   void write_nodes() {
     const Skeleton& s = asset_.skeleton;
+    if (offset_ == 1) {
+      nodes_.push_back({{"name", "marrow_root"}});
+      roots_.push_back(0);
+      note(
+          "a skin's joints lie under different roots, which glTF forbids: a node 'marrow_root' "
+          "was added above the skeleton's roots (a re-import reads it as an extra joint)");
+    }
     for (std::size_t j = 0; j < s.size(); ++j) {
       const Transform& r = s.rest_pose()[j];
       if (!is_finite(r)) fail("joint '" + s.name(j) + "': rest transform is not finite");
@@ -146,9 +177,12 @@ class Writer {
       if (r.scale != Vec3{1, 1, 1}) node["scale"] = vec({r.scale.x, r.scale.y, r.scale.z});
       nodes_.push_back(std::move(node));
       if (s.parent(j) == kNoParent) {
-        roots_.push_back(static_cast<int>(j));
+        if (offset_ == 1)
+          nodes_[0]["children"].push_back(node_of(j));
+        else
+          roots_.push_back(node_of(j));
       } else {
-        nodes_[s.parent(j)]["children"].push_back(j);
+        nodes_[static_cast<std::size_t>(node_of(s.parent(j)))]["children"].push_back(node_of(j));
       }
     }
   }
@@ -175,7 +209,7 @@ class Writer {
       for (JointIndex j : skin.joints) {
         if (j >= asset_.skeleton.size())
           fail("skin " + std::to_string(k) + ": joint " + std::to_string(j) + " out of range");
-        joints.push_back(j);
+        joints.push_back(node_of(j));
       }
       out["joints"] = std::move(joints);
       std::vector<float> matrices;
@@ -192,7 +226,7 @@ class Writer {
       out["inverseBindMatrices"] = doc_.add_floats(matrices, 16, "MAT4", std::nullopt, false);
       if (skin.root_hint != kNoParent && skin.root_hint < asset_.skeleton.size() &&
           is_common_root(skin.root_hint, skin))
-        out["skeleton"] = skin.root_hint;
+        out["skeleton"] = node_of(skin.root_hint);
       skins.push_back(std::move(out));
     }
     doc_.json["skins"] = std::move(skins);
@@ -290,6 +324,11 @@ class Writer {
     const std::size_t n = mesh.vertex_count();
     const Skin& skin = asset_.skins[static_cast<std::size_t>(mesh.skin)];
     const std::size_t skin_joints = skin.joints.size();
+    if (mesh.influence_joints.size() != mesh.influence_weights.size() ||
+        mesh.influence_offsets.front() != 0 ||
+        mesh.influence_offsets.back() != mesh.influence_joints.size() ||
+        !std::is_sorted(mesh.influence_offsets.begin(), mesh.influence_offsets.end()))
+      fail(what + ": influence arrays are inconsistent");
     std::vector<std::vector<std::pair<std::uint16_t, double>>> per_vertex(n);
     std::size_t unweighted = 0, widest = 0;
     for (std::size_t v = 0; v < n; ++v) {
@@ -406,7 +445,7 @@ class Writer {
       }
       meshes.push_back(std::move(mesh));
       const int mesh_index = static_cast<int>(meshes.size() - 1);
-      int node = key.first;
+      int node = key.first < 0 ? -1 : node_of(static_cast<std::size_t>(key.first));
       if (node < 0 || node_taken[node]) {
         Json extra = {{"name", name.empty() ? "mesh" : name}};
         nodes_.push_back(std::move(extra));
@@ -495,7 +534,7 @@ class Writer {
                             {"interpolation", interpolation_name(interpolation)}});
         channels.push_back(
             {{"sampler", samplers.size() - 1},
-             {"target", {{"node", track.joint}, {"path", path_name(track.target)}}}});
+             {"target", {{"node", node_of(track.joint)}, {"path", path_name(track.target)}}}});
       }
       Json animation = {{"samplers", std::move(samplers)}, {"channels", std::move(channels)}};
       animation["name"] = clip.name();
