@@ -154,6 +154,21 @@ TEST(GifEncoder, ManyColoursAndLargeFrames) {
   EXPECT_LT(error / image.rgb.size(), 40.0);
 }
 
+TEST(GifEncoder, TinyAndSingleColourImages) {
+  // One pixel, one colour: a two-entry table and the smallest LZW code size.
+  Image one(1, 1, {9, 200, 31});
+  Image flat(8, 1, {255, 255, 255});
+  Image two(3, 2, {0, 0, 0});
+  two.rgb[3] = 250;  // one red pixel
+  for (const Image* image : {&one, &flat, &two}) {
+    const gif_test::DecodedGif gif = gif_test::decode_gif(encode({*image, *image}, 25));
+    ASSERT_EQ(gif.error, "");
+    ASSERT_EQ(gif.frames.size(), 2u);
+    EXPECT_EQ(gif.frames[0], image->rgb);
+    EXPECT_EQ(gif.frames[1], image->rgb);
+  }
+}
+
 TEST(GifEncoder, RefusesFramesOfAnotherSize) {
   GifEncoder encoder(16, 16);
   EXPECT_TRUE(encoder.add_frame(stripes(16, 16, 0), 4));

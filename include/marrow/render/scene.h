@@ -49,6 +49,7 @@ class SceneRenderer {
   Bounds bounds() const;
   // Appends the extreme points (add_extreme_points) of the same: what frame_points needs.
   void extreme_points(std::vector<Vec3>& out) const;
+  // Clears the image to the style's background, then draws the meshes and the overlay.
   void draw(Rasterizer& rasterizer, const Camera& camera) const;
 
   bool has_meshes() const { return !meshes_.empty(); }
