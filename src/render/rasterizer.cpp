@@ -31,6 +31,35 @@ Vec4 lerp4(const Vec4& a, const Vec4& b, float t) {
           a.w + (b.w - a.w) * t};
 }
 
+// Clipping runs in double: a corner far outside the view (a ground plane kilometres long) makes
+// the intersection a difference of large numbers, which float would round to garbage.
+struct ClipPoint {
+  double x, y, z, w, r, g, b;
+};
+
+double plane_distance(const ClipPoint& v, int plane) {
+  switch (plane) {
+    case 0:
+      return v.w + v.x;
+    case 1:
+      return v.w - v.x;
+    case 2:
+      return v.w + v.y;
+    case 3:
+      return v.w - v.y;
+    case 4:
+      return v.w + v.z;
+    default:
+      return v.w - v.z;
+  }
+}
+
+ClipPoint lerp_point(const ClipPoint& a, const ClipPoint& b, double t) {
+  return {a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t,
+          a.w + (b.w - a.w) * t, a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t,
+          a.b + (b.b - a.b) * t};
+}
+
 std::uint8_t to_byte(float v) {
   v = v < 0 ? 0 : (v > 1 ? 1 : v);
   return static_cast<std::uint8_t>(v * 255.0f + 0.5f);
@@ -161,29 +190,38 @@ void Rasterizer::draw_clip_triangle(const Vec4 clip[3], const Vec3 color[3]) {
     fill_triangle({clip[0], color[0]}, {clip[1], color[1]}, {clip[2], color[2]});
     return;
   }
-  ClipVertex poly[kMaxClipVertices], next[kMaxClipVertices];
+  ClipPoint poly[kMaxClipVertices], next[kMaxClipVertices];
   int count = 3;
-  for (int k = 0; k < 3; ++k) poly[k] = {clip[k], color[k]};
+  for (int k = 0; k < 3; ++k) {
+    poly[k] = {clip[k].x, clip[k].y, clip[k].z, clip[k].w, color[k].x, color[k].y, color[k].z};
+  }
   // Sutherland-Hodgman against each plane the triangle crosses.
   for (int p = 0; p < 6 && count > 0; ++p) {
     if (!(outside_any & (1u << p))) continue;
     int out = 0;
     for (int k = 0; k < count; ++k) {
-      const ClipVertex& a = poly[k];
-      const ClipVertex& b = poly[(k + 1) % count];
-      const float da = plane_distance(a.position, p), db = plane_distance(b.position, p);
+      const ClipPoint& a = poly[k];
+      const ClipPoint& b = poly[(k + 1) % count];
+      const double da = plane_distance(a, p), db = plane_distance(b, p);
       if (da >= 0) next[out++] = a;
       if ((da >= 0) != (db >= 0)) {
-        const float t = da / (da - db);
+        const double t = da / (da - db);
         if (!std::isfinite(t)) continue;
-        next[out++] = {lerp4(a.position, b.position, t), lerp(a.color, b.color, t)};
+        next[out++] = lerp_point(a, b, t);
       }
     }
     count = out;
     std::copy(next, next + count, poly);
   }
   if (count < 3) return;
-  for (int k = 1; k + 1 < count; ++k) fill_triangle(poly[0], poly[k], poly[k + 1]);
+  ClipVertex corners[kMaxClipVertices];
+  for (int k = 0; k < count; ++k) {
+    const ClipPoint& q = poly[k];
+    corners[k] = {{static_cast<float>(q.x), static_cast<float>(q.y), static_cast<float>(q.z),
+                   static_cast<float>(q.w)},
+                  {static_cast<float>(q.r), static_cast<float>(q.g), static_cast<float>(q.b)}};
+  }
+  for (int k = 1; k + 1 < count; ++k) fill_triangle(corners[0], corners[k], corners[k + 1]);
 }
 
 void Rasterizer::fill_triangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "marrow/render/camera.h"
@@ -230,4 +231,41 @@ TEST(Camera, PresetNames) {
   EXPECT_EQ(parse_camera_preset("three-quarter"), CameraPreset::kThreeQuarter);
   EXPECT_EQ(parse_camera_preset("top"), CameraPreset::kTop);
   EXPECT_FALSE(parse_camera_preset("diagonal"));
+}
+
+TEST(Rasterizer, HostileGeometryIsSkippedOrClipped) {
+  Camera camera;
+  camera.view = Mat4::identity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<Vec3> p = {
+      {nan, 0, -2},         {1, 0, -2},          {0, 1, -2},       // a NaN corner
+      {inf, 0, -2},         {1, 1, -2},          {0, -1, -2},      // an infinite corner
+      {-1e6f, -1e6f, -2},   {1e6f, -1e6f, -2},   {0, 1e6f, -2},    // huge, around the view
+      {-1e30f, -1e30f, -3}, {1e30f, -1e30f, -3}, {0, 1e30f, -3}};  // absurd, behind it
+  const std::vector<std::uint32_t> idx = {0, 1, 2,  3,  4, 5, 6, 7,
+                                          8, 9, 10, 11, 0, 1, 99};  // 99: no such vertex
+  MeshDraw mesh;
+  mesh.positions = p;
+  mesh.indices = idx;
+  const std::vector<Vec3> normals(p.size(), Vec3{nan, nan, nan});
+  mesh.normals = normals;  // unusable normals fall back to a fixed shade
+  Rasterizer r(40, 30);
+  r.clear({0, 0, 0});
+  r.draw_mesh(camera, mesh);
+  // A triangle a million times the view's size contains the whole view: clipped to it (in
+  // double precision), it covers every pixel. One of 1e30 may come out wrong, but within the
+  // image and the depth range.
+  int covered = 0;
+  for (float d : r.depth()) {
+    EXPECT_TRUE(d >= 0 && d <= 1);
+    covered += d < 1;
+  }
+  EXPECT_EQ(covered, 40 * 30);
+  // Lines and dots with non-finite ends draw nothing and do not hang.
+  r.clear({0, 0, 0});
+  r.draw_line(camera, {nan, 0, -1}, {0, 0, -1}, {255, 0, 0}, 2);
+  r.draw_line(camera, {-1e30f, 0, -1}, {1e30f, 0, -1}, {255, 0, 0}, 2);
+  r.draw_dot(camera, {inf, 0, -1}, 3, {255, 0, 0});
+  SUCCEED();
 }
