@@ -301,6 +301,10 @@ void Rasterizer::fill_triangle(const ClipVertex& a, const ClipVertex& b, const C
 }
 
 void Rasterizer::plot_disc(float cx, float cy, float radius, Rgb color) {
+  // Off the image (or not a number): nothing to do, and no float-to-int conversion out of range.
+  if (!(cx + radius >= 0 && cy + radius >= 0 && cx - radius <= image_.width &&
+        cy - radius <= image_.height))
+    return;
   const int min_x = std::max(0, static_cast<int>(std::floor(cx - radius)));
   const int max_x = std::min(image_.width - 1, static_cast<int>(std::ceil(cx + radius)));
   const int min_y = std::max(0, static_cast<int>(std::floor(cy - radius)));
