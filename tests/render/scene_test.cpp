@@ -337,3 +337,39 @@ TEST(RenderAssets, FbxWithoutMeshDrawsItsSkeletonNotItsCameras) {
   }
   EXPECT_GT(high - low, 0.75f * kH);
 }
+
+TEST(RenderAssets, CameraFramesTheWholeAnimation) {
+  // box_animated.gltf moves its parts over the clip: framed on extreme points of frames spread
+  // over the range (as marrow render does), every vertex of every frame projects inside the
+  // image, and some frame reaches near the margin (the framing is not loose).
+  LOAD_OR_SKIP(asset, "gltf/box_animated.gltf");
+  ASSERT_FALSE(asset.clips.empty());
+  constexpr int kW = 100, kH = 80, kFrames = 40;
+  const float duration = asset.clips[0].duration();
+  std::vector<float> times;
+  for (int f = 0; f < kFrames; ++f) times.push_back(duration * f / (kFrames - 1));
+  const PoseSamples poses = sample_world(asset, 0, times);
+  Result<SceneRenderer> scene = SceneRenderer::create(asset, {});
+  ASSERT_TRUE(scene.ok());
+  std::vector<Vec3> extremes;
+  for (const auto& pose : poses.world) {
+    scene->set_pose(pose);
+    scene->extreme_points(extremes);
+  }
+  for (CameraPreset preset : {CameraPreset::kAuto, CameraPreset::kFront, CameraPreset::kTop}) {
+    const Camera camera = frame_points(extremes, preset, static_cast<float>(kW) / kH,
+                                       guess_orientation(asset.skeleton, poses.world[0]));
+    float reach = 0;
+    for (const auto& pose : poses.world) {
+      for (const Vec3& v : skinned_vertices(asset, pose)) {
+        const Point p = project(camera, v, kW, kH);
+        ASSERT_GE(p.x, -0.01f);
+        ASSERT_LE(p.x, kW + 0.01f);
+        ASSERT_GE(p.y, -0.01f);
+        ASSERT_LE(p.y, kH + 0.01f);
+        reach = std::max({reach, std::fabs(p.x / kW - 0.5f) * 2, std::fabs(p.y / kH - 0.5f) * 2});
+      }
+    }
+    EXPECT_GT(reach, 0.8f) << static_cast<int>(preset);
+  }
+}
