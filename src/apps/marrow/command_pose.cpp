@@ -5,7 +5,6 @@
 
 #include "commands.h"
 #include "layers.h"
-#include "marrow/clip/binding.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/pose_dump.h"
 
@@ -37,30 +36,6 @@ bool parse_times(const std::string& text, std::vector<float>& times, std::string
   return !times.empty();
 }
 
-// Replaces the asset's clips with those of `clip_file`, bound to the asset's skeleton by joint
-// name (the seeds' "play a clip from one file on the skeleton of another"). Tracks whose joint
-// the skeleton lacks are dropped, and said so on stderr.
-Status use_clips_of(Asset& asset, const std::string& clip_file) {
-  Result<Asset> other = load_asset(clip_file);
-  if (!other) return other.error();
-  std::vector<Clip> clips;
-  for (const Clip& clip : other->clips) {
-    std::vector<std::string> dropped;
-    Result<Clip> bound = rebind_clip(clip, asset.skeleton, &dropped);
-    if (!bound) return make_error(clip_file, bound.error().message);
-    if (!dropped.empty()) {
-      std::string names;
-      for (const std::string& n : dropped) names += (names.empty() ? "" : ", ") + n;
-      std::cerr << "marrow: note: " << clip_file << ": clip '" << clip.name()
-                << "': " << dropped.size() << " joint(s) not in " << asset.source
-                << " (their tracks are dropped): " << names << "\n";
-    }
-    clips.push_back(std::move(bound).value());
-  }
-  asset.clips = std::move(clips);
-  return {};
-}
-
 int run_pose(const PoseOptions& o) {
   std::vector<float> times;
   std::string bad;
@@ -78,40 +53,10 @@ int run_pose(const PoseOptions& o) {
     Status st = use_clips_of(*asset, o.clip_file);
     if (!st) return report_error(st.error().message);
   }
-  int clip_index = -1;
-  if (!o.clip.empty()) {
-    auto found = asset->find_clip(o.clip);
-    if (!found) {
-      std::string names;
-      for (const Clip& c : asset->clips) names += (names.empty() ? "" : ", ") + c.name();
-      return report_error(o.file + ": no clip '" + o.clip +
-                          "' (clips: " + (names.empty() ? "none" : names) + ")");
-    }
-    clip_index = static_cast<int>(*found);
-  } else if (!asset->clips.empty()) {
-    clip_index = 0;
-  }
-  PoseSamples samples;
-  if (o.layers.empty()) {
-    samples = sample_world(*asset, clip_index, times, wrap);
-  } else {
-    // --clip, when given too, is the first normal layer at weight 1.
-    std::vector<LayerSpec> specs;
-    if (!o.clip.empty()) {
-      LayerSpec base;
-      base.clip = o.clip;
-      specs.push_back(base);
-    }
-    for (const std::string& text : o.layers) {
-      Result<LayerSpec> spec = parse_layer(text);
-      if (!spec) return report_error(spec.error().message);
-      specs.push_back(std::move(spec).value());
-    }
-    Result<LayerStack> stack = LayerStack::build(*asset, specs);
-    if (!stack) return report_error(stack.error().message);
-    clip_index = static_cast<int>(stack->first_clip());
-    samples = stack->sample(times, wrap);
-  }
+  Result<PoseSource> source = PoseSource::create(*asset, o.clip, o.layers);
+  if (!source) return report_error(source.error().message);
+  const int clip_index = source->clip_index();
+  const PoseSamples samples = source->sample(times, wrap);
   std::ostringstream out;  // printed whole, so an error never leaves half a document
   if (o.format == "json")
     write_pose_json(out, *asset, clip_index, samples);

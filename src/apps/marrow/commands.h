@@ -13,6 +13,7 @@ void add_pose_command(CLI::App& app, std::function<int()>& run);
 void add_demo_command(CLI::App& app, std::function<int()>& run);
 void add_check_command(CLI::App& app, std::function<int()>& run);
 void add_convert_command(CLI::App& app, std::function<int()>& run);
+void add_render_command(CLI::App& app, std::function<int()>& run);
 void add_autoskin_command(CLI::App& app, std::function<int()>& run);
 
 // Prints "marrow: message" to stderr and returns the failure exit code.

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 
+#include "marrow/clip/binding.h"
 #include "marrow/pose/additive.h"
 #include "marrow/pose/blend.h"
 #include "marrow/pose/local_to_model.h"
@@ -166,6 +168,75 @@ PoseSamples LayerStack::sample(std::span<const float> times, WrapMode wrap) cons
     samples.world.push_back(std::move(world));
   }
   return samples;
+}
+
+Status use_clips_of(Asset& asset, const std::string& clip_file) {
+  Result<Asset> other = load_asset(clip_file);
+  if (!other) return other.error();
+  std::vector<Clip> clips;
+  for (const Clip& clip : other->clips) {
+    std::vector<std::string> dropped;
+    Result<Clip> bound = rebind_clip(clip, asset.skeleton, &dropped);
+    if (!bound) return make_error(clip_file, bound.error().message);
+    if (!dropped.empty()) {
+      std::string names;
+      for (const std::string& n : dropped) names += (names.empty() ? "" : ", ") + n;
+      std::cerr << "marrow: note: " << clip_file << ": clip '" << clip.name()
+                << "': " << dropped.size() << " joint(s) not in " << asset.source
+                << " (their tracks are dropped): " << names << "\n";
+    }
+    clips.push_back(std::move(bound).value());
+  }
+  asset.clips = std::move(clips);
+  return {};
+}
+
+Result<PoseSource> PoseSource::create(const Asset& asset, const std::string& clip,
+                                      const std::vector<std::string>& layers) {
+  PoseSource source;
+  source.asset_ = &asset;
+  if (!clip.empty()) {
+    auto found = asset.find_clip(clip);
+    if (!found) {
+      std::string names;
+      for (const Clip& c : asset.clips) names += (names.empty() ? "" : ", ") + c.name();
+      return make_error(asset.source,
+                        "no clip '" + clip + "' (clips: " + (names.empty() ? "none" : names) + ")");
+    }
+    source.clip_index_ = static_cast<int>(*found);
+  } else if (!asset.clips.empty()) {
+    source.clip_index_ = 0;
+  }
+  if (!layers.empty()) {
+    // --clip, when given too, is the first normal layer at weight 1.
+    std::vector<LayerSpec> specs;
+    if (!clip.empty()) {
+      LayerSpec base;
+      base.clip = clip;
+      specs.push_back(base);
+    }
+    for (const std::string& text : layers) {
+      Result<LayerSpec> spec = parse_layer(text);
+      if (!spec) return spec.error();
+      specs.push_back(std::move(spec).value());
+    }
+    Result<LayerStack> stack = LayerStack::build(asset, specs);
+    if (!stack) return stack.error();
+    source.clip_index_ = static_cast<int>(stack->first_clip());
+    for (const LayerSpec& spec : specs) {
+      source.duration_ =
+          std::max(source.duration_, asset.clips[*asset.find_clip(spec.clip)].duration());
+    }
+    source.stack_ = std::move(stack).value();
+  } else if (source.clip_index_ >= 0) {
+    source.duration_ = asset.clips[static_cast<std::size_t>(source.clip_index_)].duration();
+  }
+  return source;
+}
+
+PoseSamples PoseSource::sample(std::span<const float> times, WrapMode wrap) const {
+  if (stack_) return stack_->sample(times, wrap);
+  return sample_world(*asset_, clip_index_, times, wrap);
 }
 
 }  // namespace marrow::cli

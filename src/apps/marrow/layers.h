@@ -47,4 +47,30 @@ class LayerStack {
   std::vector<Layer> layers_;
 };
 
+// Replaces the asset's clips with those of `clip_file`, bound to the asset's skeleton by joint
+// name (`--clip-file`: play a clip from one file on the skeleton of another). Tracks whose
+// joint the skeleton lacks are dropped, and said so on stderr.
+Status use_clips_of(Asset& asset, const std::string& clip_file);
+
+// What `--clip NAME|INDEX` and `--layer ...` select, as `marrow pose` and `marrow render` take
+// them: one clip (the first by default; the rest pose when the file has none) or, with
+// --layer, a blend stack whose first normal layer is --clip at weight 1 when given.
+class PoseSource {
+ public:
+  static Result<PoseSource> create(const Asset& asset, const std::string& clip,
+                                   const std::vector<std::string>& layers);
+  // Global transforms at each time, times wrapped by `wrap` per clip.
+  PoseSamples sample(std::span<const float> times, WrapMode wrap) const;
+  // The clip shown as "the" clip (the first layer's with --layer); -1 for the rest pose.
+  int clip_index() const { return clip_index_; }
+  // Seconds of the longest clip involved (0 for the rest pose).
+  float duration() const { return duration_; }
+
+ private:
+  const Asset* asset_ = nullptr;
+  int clip_index_ = -1;
+  float duration_ = 0;
+  std::optional<LayerStack> stack_;
+};
+
 }  // namespace marrow::cli

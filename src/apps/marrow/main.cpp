@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   marrow::cli::add_demo_command(app, run);
   marrow::cli::add_check_command(app, run);
   marrow::cli::add_convert_command(app, run);
+  marrow::cli::add_render_command(app, run);
   marrow::cli::add_autoskin_command(app, run);
   try {
     app.parse(argc, argv);

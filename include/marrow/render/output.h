@@ -1,0 +1,74 @@
+// Writing rendered frames: PNG (one frame), GIF (in-process encoder) and MP4 (the ffmpeg
+// command, fed raw frames through a pipe). Every output is written under a temporary name in
+// the destination folder and renamed into place only when complete, so a failure never leaves
+// a partial file behind.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "marrow/base/error.h"
+#include "marrow/render/rasterizer.h"
+
+namespace marrow::render {
+
+enum class OutputFormat { kPng, kGif, kMp4 };
+
+// The format named by the file's extension (.png, .gif, .mp4, any case), or an error naming
+// the file and the formats there are.
+Result<OutputFormat> output_format_of(const std::string& path);
+
+// A file created as "<dir>/.<name>.tmp-XXXXXX" and renamed to its path by commit(). Destroyed
+// without commit(), it removes the temporary.
+class AtomicFile {
+ public:
+  static Result<AtomicFile> create(const std::string& path);
+  AtomicFile(AtomicFile&& other) noexcept;
+  AtomicFile& operator=(AtomicFile&&) = delete;
+  ~AtomicFile();
+
+  const std::string& path() const { return path_; }
+  const std::string& temp_path() const { return temp_path_; }
+  Status write(std::span<const std::uint8_t> bytes);
+  // Closes, then renames the temporary over the destination.
+  Status commit();
+  // Closes the descriptor, keeping the temporary (for a writer that reopens it by name).
+  void close_descriptor();
+
+ private:
+  AtomicFile() = default;
+  std::string path_, temp_path_;
+  int fd_ = -1;
+  int slot_ = -1;  // in the table the signal handler reads
+  bool committed_ = false;
+};
+
+// For command-line programs: installs handlers for SIGINT, SIGTERM and SIGHUP that remove the
+// temporaries of AtomicFiles still open, then end the process as the signal would have. A
+// library does not install signal handlers by itself; the `marrow` commands call this.
+void remove_temporaries_on_signal();
+
+// PNG bytes of an image (stb_image_write).
+std::vector<std::uint8_t> encode_png(const Image& image);
+
+// The full path of `program` found on PATH, if it is there and executable.
+std::optional<std::string> find_on_path(const std::string& program);
+
+// A sequence of frames going to a file. open() checks everything it can before the first frame
+// (the format, the folder, ffmpeg's presence for MP4).
+class FrameWriter {
+ public:
+  static Result<std::unique_ptr<FrameWriter>> open(const std::string& path, int width, int height,
+                                                   double fps);
+  virtual ~FrameWriter() = default;
+  virtual Status add(const Image& frame) = 0;
+  // Completes the file and renames it into place.
+  virtual Status finish() = 0;
+  // Bytes written to the final file (after finish()).
+  virtual std::uint64_t size() const = 0;
+};
+
+}  // namespace marrow::render
