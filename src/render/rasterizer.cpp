@@ -8,8 +8,10 @@ namespace {
 
 constexpr int kMaxClipVertices = 9;  // a triangle clipped by 6 planes has at most 9 corners
 
-// Signed distance of a clip-space point to the i-th frustum plane (>= 0 inside).
-float plane_distance(const Vec4& v, int plane) {
+// Signed distance of a clip-space point to the i-th frustum plane (>= 0 inside), in the
+// point's own precision (float vertices, double while clipping).
+template <typename Point>
+auto plane_distance(const Point& v, int plane) -> decltype(v.w) {
   switch (plane) {
     case 0:
       return v.w + v.x;
@@ -36,23 +38,6 @@ Vec4 lerp4(const Vec4& a, const Vec4& b, float t) {
 struct ClipPoint {
   double x, y, z, w, r, g, b;
 };
-
-double plane_distance(const ClipPoint& v, int plane) {
-  switch (plane) {
-    case 0:
-      return v.w + v.x;
-    case 1:
-      return v.w - v.x;
-    case 2:
-      return v.w + v.y;
-    case 3:
-      return v.w - v.y;
-    case 4:
-      return v.w + v.z;
-    default:
-      return v.w - v.z;
-  }
-}
 
 ClipPoint lerp_point(const ClipPoint& a, const ClipPoint& b, double t) {
   return {a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t,
