@@ -8,10 +8,8 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <initializer_list>
 #include <limits>
-#include <new>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -724,15 +722,7 @@ Asset read_document(std::string_view text, const std::string& file) {
 }  // namespace
 
 Result<Asset> read_bvh(std::string_view text, const std::string& name) {
-  try {
-    return read_document(text, name);
-  } catch (const BvhError& e) {
-    return Error{e.what()};
-  } catch (const std::bad_alloc&) {
-    return Error{name + ": out of memory"};
-  } catch (const std::length_error&) {
-    return Error{name + ": out of memory"};
-  }
+  return io::catch_parse_errors<BvhError>(name, [&] { return read_document(text, name); });
 }
 
 Result<Asset> read_bvh(const std::string& path) {

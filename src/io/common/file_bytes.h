@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,5 +22,21 @@ Result<std::vector<std::uint8_t>> read_file_bytes(const std::string& path);
 // A token as it appears in a message: quoted, control bytes escaped as \xNN, long tokens cut
 // to 40 bytes followed by "...".
 std::string quote_token(std::string_view token);
+
+// Runs a parser that reports failures by throwing ParseError (whose what() is the whole
+// message, file and place included) and turns that, and running out of memory on a hostile
+// count, into an Error naming the file.
+template <typename ParseError, typename Parse>
+auto catch_parse_errors(const std::string& name, Parse parse) -> Result<decltype(parse())> {
+  try {
+    return parse();
+  } catch (const ParseError& e) {
+    return Error{e.what()};
+  } catch (const std::bad_alloc&) {
+    return Error{name + ": out of memory"};
+  } catch (const std::length_error&) {
+    return Error{name + ": out of memory"};
+  }
+}
 
 }  // namespace marrow::io

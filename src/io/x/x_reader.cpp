@@ -8,10 +8,8 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <map>
-#include <new>
 #include <numeric>
 #include <unordered_map>
 #include <vector>
@@ -212,6 +210,40 @@ class Parser {
     }
   }
 
+  // Skips an object marrow does not read: silently for the templates every exporter writes
+  // (is_ignorable), with a one-time note per type otherwise.
+  void skip_unread(const Header& h, const char* why) {
+    if (!is_ignorable(h.type)) note_unknown(h, why);
+    skip_body(h);
+  }
+
+  // Reads the children of `h` up to its closing brace: a reference '{ Name }' goes to
+  // `on_reference`, a child object's header to `on_object`. Anything else is an error; where
+  // `after_data` is given, stray data is reported as "more data than its counts say".
+  template <typename OnReference, typename OnObject>
+  void for_each_child(const Header& h, OnReference on_reference, OnObject on_object,
+                      const char* after_data = nullptr) {
+    for (;;) {
+      const Token t = tk_.next();
+      if (t.kind == TokenKind::kCloseBrace) return;
+      if (t.kind == TokenKind::kOpenBrace) {
+        on_reference(t);
+        continue;
+      }
+      if (t.kind == TokenKind::kEnd) {
+        fail(t.place, "the file ends inside " + title(h) + " opened at " + at(h.place));
+      }
+      if (t.kind != TokenKind::kName) {
+        if (after_data) {
+          fail(t.place, title(h) + " has more data than its counts say: found " + describe(t) +
+                            " " + after_data);
+        }
+        fail(t.place, title(h) + ": expected an object, found " + describe(t));
+      }
+      on_object(read_header(t));
+    }
+  }
+
   // Identifier already read: [name] [<guid>] '{'.
   Header read_header(const Token& id) {
     Header h{std::string(id.text), {}, id.place};
@@ -370,11 +402,8 @@ class Parser {
       if (v == 0) fail(place, "AnimTicksPerSecond is 0");
       ticks.push_back({v, place});
       finish_object(h);
-    } else if (is_ignorable(h.type)) {
-      skip_body(h);
     } else {
-      note_unknown(h, "unknown top-level object");
-      skip_body(h);
+      skip_unread(h, "unknown top-level object");
     }
   }
 
@@ -425,11 +454,8 @@ class Parser {
             finish_object(h);
           } else if (iequals(h.type, "Mesh")) {
             parse_mesh(h, static_cast<std::int64_t>(f), false);
-          } else if (is_ignorable(h.type)) {
-            skip_body(h);
           } else {
-            note_unknown(h, "unknown object in a Frame");
-            skip_body(h);
+            skip_unread(h, "unknown object in a Frame");
           }
           break;
         }
@@ -475,39 +501,25 @@ class Parser {
       }
       m.face_offsets.push_back(static_cast<std::uint32_t>(m.face_indices.size()));
     }
-    for (;;) {
-      const Token t = tk_.next();
-      if (t.kind == TokenKind::kCloseBrace) break;
-      if (t.kind == TokenKind::kOpenBrace) {
-        read_reference(t);  // a material by reference
-        continue;
-      }
-      if (t.kind == TokenKind::kEnd) {
-        fail(t.place, "the file ends inside " + title(h) + " opened at " + at(h.place));
-      }
-      if (t.kind != TokenKind::kName) {
-        fail(t.place, title(h) + " has more data than its counts say: found " + describe(t) +
-                          " after its faces");
-      }
-      const Header c = read_header(t);
-      if (iequals(c.type, "MeshNormals")) {
-        parse_normals(c, m);
-      } else if (iequals(c.type, "MeshTextureCoords")) {
-        parse_uvs(c, m);
-      } else if (iequals(c.type, "SkinWeights")) {
-        parse_skin_weights(c, m);
-      } else if (iequals(c.type, "DeclData")) {
-        parse_decl_data(c, m);
-      } else if (iequals(c.type, "FVFData") || iequals(c.type, "MeshVertexColors")) {
-        note_unknown(c, "vertex data marrow does not take");
-        skip_body(c);
-      } else if (is_ignorable(c.type)) {
-        skip_body(c);
-      } else {
-        note_unknown(c, "unknown object in a Mesh");
-        skip_body(c);
-      }
-    }
+    for_each_child(
+        h, [&](const Token& t) { read_reference(t); },  // a material by reference
+        [&](const Header& c) {
+          if (iequals(c.type, "MeshNormals")) {
+            parse_normals(c, m);
+          } else if (iequals(c.type, "MeshTextureCoords")) {
+            parse_uvs(c, m);
+          } else if (iequals(c.type, "SkinWeights")) {
+            parse_skin_weights(c, m);
+          } else if (iequals(c.type, "DeclData")) {
+            parse_decl_data(c, m);
+          } else if (iequals(c.type, "FVFData") || iequals(c.type, "MeshVertexColors")) {
+            note_unknown(c, "vertex data marrow does not take");
+            skip_body(c);
+          } else {
+            skip_unread(c, "unknown object in a Mesh");
+          }
+        },
+        "after its faces");
     meshes.push_back(std::move(m));
   }
 
@@ -700,29 +712,19 @@ class Parser {
     s.name = h.name;
     s.place = h.place;
     s.tps_before = static_cast<std::int64_t>(ticks.size()) - 1;
-    for (;;) {
-      const Token t = tk_.next();
-      if (t.kind == TokenKind::kCloseBrace) break;
-      if (t.kind == TokenKind::kOpenBrace) {
-        read_reference(t);
-        warn(t.place, title(h) + ": an Animation given by reference is not read");
-        continue;
-      }
-      if (t.kind == TokenKind::kEnd) {
-        fail(t.place, "the file ends inside " + title(h) + " opened at " + at(h.place));
-      }
-      if (t.kind != TokenKind::kName)
-        fail(t.place, title(h) + ": expected an object, found " + describe(t));
-      const Header c = read_header(t);
-      if (iequals(c.type, "Animation")) {
-        parse_animation(c, s);
-      } else if (is_ignorable(c.type)) {
-        skip_body(c);
-      } else {
-        note_unknown(c, "unknown object in an AnimationSet");
-        skip_body(c);
-      }
-    }
+    for_each_child(
+        h,
+        [&](const Token& t) {
+          read_reference(t);
+          warn(t.place, title(h) + ": an Animation given by reference is not read");
+        },
+        [&](const Header& c) {
+          if (iequals(c.type, "Animation")) {
+            parse_animation(c, s);
+          } else {
+            skip_unread(c, "unknown object in an AnimationSet");
+          }
+        });
     sets.push_back(std::move(s));
   }
 
@@ -730,35 +732,25 @@ class Parser {
     AnimationRec a;
     a.name = h.name;
     a.place = h.place;
-    for (;;) {
-      const Token t = tk_.next();
-      if (t.kind == TokenKind::kCloseBrace) break;
-      if (t.kind == TokenKind::kOpenBrace) {
-        std::string name = read_reference(t);
-        if (a.has_frame) {
-          fail(t.place,
-               title(h) + " names a second frame " + named(name) + " after " + named(a.frame));
-        }
-        a.frame = std::move(name);
-        a.frame_place = t.place;
-        a.has_frame = true;
-        continue;
-      }
-      if (t.kind == TokenKind::kEnd) {
-        fail(t.place, "the file ends inside " + title(h) + " opened at " + at(h.place));
-      }
-      if (t.kind != TokenKind::kName)
-        fail(t.place, title(h) + ": expected an object, found " + describe(t));
-      const Header c = read_header(t);
-      if (iequals(c.type, "AnimationKey")) {
-        parse_key(c, a);
-      } else if (is_ignorable(c.type)) {
-        skip_body(c);
-      } else {
-        note_unknown(c, "unknown object in an Animation");
-        skip_body(c);
-      }
-    }
+    for_each_child(
+        h,
+        [&](const Token& t) {
+          std::string name = read_reference(t);
+          if (a.has_frame) {
+            fail(t.place,
+                 title(h) + " names a second frame " + named(name) + " after " + named(a.frame));
+          }
+          a.frame = std::move(name);
+          a.frame_place = t.place;
+          a.has_frame = true;
+        },
+        [&](const Header& c) {
+          if (iequals(c.type, "AnimationKey")) {
+            parse_key(c, a);
+          } else {
+            skip_unread(c, "unknown object in an Animation");
+          }
+        });
     if (!a.has_frame) fail(h.place, title(h) + " names no frame (expected '{ FrameName }')");
     set.animations.push_back(std::move(a));
   }
@@ -1256,15 +1248,7 @@ Asset read_document(std::span<const std::uint8_t> bytes, const std::string& name
 }  // namespace
 
 Result<Asset> read_x(std::span<const std::uint8_t> bytes, const std::string& name) {
-  try {
-    return read_document(bytes, name);
-  } catch (const XError& e) {
-    return Error{e.what()};
-  } catch (const std::bad_alloc&) {
-    return Error{name + ": out of memory"};
-  } catch (const std::length_error&) {
-    return Error{name + ": out of memory"};
-  }
+  return io::catch_parse_errors<XError>(name, [&] { return read_document(bytes, name); });
 }
 
 Result<Asset> read_x(const std::string& path) {
