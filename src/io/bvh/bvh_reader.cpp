@@ -17,7 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/file_bytes.h"
+#include "common/reader_support.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/io/bvh.h"
 
@@ -41,14 +41,7 @@ bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
+using io::iequals;
 
 enum class NumberStatus { kOk, kNotNumber, kNotFinite, kOutOfRange };
 

@@ -8,7 +8,7 @@
 #include <map>
 
 #include "accessors.h"
-#include "common/file_bytes.h"
+#include "common/reader_support.h"
 #include "glb_container.h"
 #include "gltf_error.h"
 #include "marrow/clip/clip_builder.h"

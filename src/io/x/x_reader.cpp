@@ -14,7 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/file_bytes.h"
+#include "common/reader_support.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/io/x_file.h"
 #include "x_mszip.h"
@@ -32,14 +32,7 @@ constexpr std::size_t kHeaderSize = 16;
 using D3DMatrix = std::array<float, 16>;  // row-major, row vectors (translation in _41 _42 _43)
 constexpr D3DMatrix kIdentity = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
+using io::iequals;
 
 // Standard objects that carry nothing marrow keeps; skipped without a note.
 bool is_ignorable(std::string_view type) {

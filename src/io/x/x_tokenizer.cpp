@@ -5,7 +5,7 @@
 #include <cstring>
 #include <limits>
 
-#include "common/file_bytes.h"
+#include "common/reader_support.h"
 
 namespace marrow::xfile {
 namespace {

@@ -1,5 +1,5 @@
-// What every importer needs before it parses: the whole file in memory, and a way to show a
-// token from it in an error message.
+// What the hand-written importers share: the whole file in memory, case-blind keywords, tokens
+// shown in error messages, and the boundary that turns parse exceptions into errors.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +18,9 @@ inline constexpr std::uint64_t kMaxInputFileBytes = 1ull << 31;
 
 // The file's bytes; errors name the file ("cannot open (reason)", "larger than 2 GiB").
 Result<std::vector<std::uint8_t>> read_file_bytes(const std::string& path);
+
+// ASCII case-insensitive equality (.X templates and BVH keywords are case-blind).
+bool iequals(std::string_view a, std::string_view b);
 
 // A token as it appears in a message: quoted, control bytes escaped as \xNN, long tokens cut
 // to 40 bytes followed by "...".

@@ -1,4 +1,4 @@
-#include "common/file_bytes.h"
+#include "common/reader_support.h"
 
 #include <filesystem>
 #include <fstream>
@@ -16,6 +16,15 @@ Result<std::vector<std::uint8_t>> read_file_bytes(const std::string& path) {
     return Error{path + ": cannot read"};
   }
   return bytes;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
 }
 
 std::string quote_token(std::string_view token) {
