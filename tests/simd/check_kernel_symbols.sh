@@ -12,7 +12,7 @@ for object in $(echo "$@" | tr ";" " "); do
   esac
   level=$(basename "$object" .cpp.o | sed 's/.*_//')
   checked=$((checked + 1))
-  bad=$(nm -C --defined-only "$object" | awk '$2 ~ /^[WwVv]$/' | grep -v "simd::$level::" || true)
+  bad=$(nm -C --defined-only "$object" | awk '$2 ~ /^[Ww]$/' | grep -v "simd::$level::" || true)
   if [ -n "$bad" ]; then
     echo "$object defines weak symbols that do not name the $level level:"
     echo "$bad"
