@@ -389,7 +389,8 @@ JointIndex find_arms_node(const Context& c, JointIndex j) {
 // otherwise the two longest consecutive bones are taken as upper and lower.
 struct LimbJoints {
   JointIndex top = kNoParent, upper = kNoParent, lower = kNoParent, end = kNoParent,
-             after = kNoParent;
+             after = kNoParent;  // the toe: the joint after the end, when it has a child
+  JointIndex tip = kNoParent;    // the joint after the end, whatever it is (for the facing)
 };
 LimbJoints limb_along(const Context& c, JointIndex start, bool branching_end) {
   const std::vector<JointIndex> path = c.longest_path(start);
@@ -418,7 +419,10 @@ LimbJoints limb_along(const Context& c, JointIndex start, bool branching_end) {
   r.lower = path[best + 1];
   r.end = path[best + 2];
   if (best > 0) r.top = path[best - 1];
-  if (best + 3 < path.size() && !c.children[path[best + 3]].empty()) r.after = path[best + 3];
+  if (best + 3 < path.size()) {
+    r.tip = path[best + 3];
+    if (!c.children[r.tip].empty()) r.after = r.tip;
+  }
   return r;
 }
 
@@ -455,11 +459,11 @@ void resolve_by_shape(const Context& c, HumanoidRig& rig) {
       head_path.begin(), head_path.begin() + static_cast<std::ptrdiff_t>(
                                                  head_path.size() >= 2 ? head_path.size() - 2 : 0));
 
-  // Left and right: up from the hips to the head, forward along the toes (else +z).
+  // Left and right: up from the hips to the head, forward along the feet (else +z).
   const Vec3 up = c.position[head] - c.position[hips];
   Vec3 forward{0, 0, 0};
   for (const LimbJoints& l : {leg_a, leg_b}) {
-    if (l.after != kNoParent) forward += c.position[l.after] - c.position[l.end];
+    if (l.tip != kNoParent) forward += c.position[l.tip] - c.position[l.end];
   }
   const float up_len = length(up);
   const Vec3 up_dir = up_len > 0 ? up * (1.0f / up_len) : Vec3{0, 1, 0};

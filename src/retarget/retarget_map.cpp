@@ -22,6 +22,56 @@ JointIndex last_or(const std::vector<JointIndex>& chain, JointIndex fallback) {
   return chain.empty() ? fallback : chain.back();
 }
 
+// A name without its namespace ("mixamorig:LeftHandIndex1" -> "LeftHandIndex1").
+std::string_view bare(std::string_view name) {
+  const std::size_t colon = name.rfind(':');
+  return colon == std::string_view::npos ? name : name.substr(colon + 1);
+}
+
+// Joints the profile leaves unmapped on both sides but that carry the same name (fingers of two
+// Mixamo rigs, twist bones), paired when they hang below joints the map already pairs with each
+// other, so the pair follows the hierarchy. Targets in skeleton order, parents first.
+void add_same_name_pairs(const Skeleton& source, const Skeleton& target, RetargetMap& map) {
+  std::vector<JointIndex> pair_of(target.size(), kNoParent);  // target -> source
+  for (const RetargetPair& p : map.pairs) pair_of[p.target] = p.source;
+  std::vector<char> used(source.size());
+  for (const RetargetPair& p : map.pairs) used[p.source] = 1;
+  for (const RetargetChain& c : map.chains) {
+    for (JointIndex t : c.target) pair_of[t] = c.source.empty() ? c.source_base : c.source.back();
+    for (JointIndex s : c.source) used[s] = 1;
+  }
+  for (std::size_t j = 0; j < target.size(); ++j) {
+    if (pair_of[j] != kNoParent || target.name(j).empty()) continue;
+    // The nearest paired ancestor, and its source.
+    JointIndex anchor = target.parent(j);
+    while (anchor != kNoParent && pair_of[anchor] == kNoParent) anchor = target.parent(anchor);
+    if (anchor == kNoParent) continue;
+    const std::string_view name = bare(target.name(j));
+    const auto inverts = [&](JointIndex s) {  // against every pair so far
+      for (const RetargetPair& p : map.pairs) {
+        const bool s_below = source.is_descendant(s, p.source) && s != p.source;
+        const bool s_above = source.is_descendant(p.source, s) && s != p.source;
+        const bool t_below = target.is_descendant(static_cast<JointIndex>(j), p.target);
+        const bool t_above = target.is_descendant(p.target, static_cast<JointIndex>(j));
+        if ((s_below && t_above) || (s_above && t_below)) return true;
+      }
+      return false;
+    };
+    for (std::size_t s = 0; s < source.size(); ++s) {
+      if (used[s] || bare(source.name(s)) != name || s == pair_of[anchor] ||
+          !source.is_descendant(static_cast<JointIndex>(s), pair_of[anchor]) ||
+          inverts(static_cast<JointIndex>(s))) {
+        continue;
+      }
+      map.pairs.push_back({static_cast<JointIndex>(s), static_cast<JointIndex>(j)});
+      map.matched_by_name.push_back(static_cast<JointIndex>(j));
+      pair_of[j] = static_cast<JointIndex>(s);
+      used[s] = 1;
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 Result<RetargetMap> make_retarget_map(const Skeleton& source, const Skeleton& target,
@@ -106,6 +156,7 @@ Result<RetargetMap> make_retarget_map(const Skeleton& source, const Skeleton& ta
     }
   }
   map.pairs.insert(map.pairs.end(), explicit_pairs.begin(), explicit_pairs.end());
+  if (map.humanoid && spec.automatic) add_same_name_pairs(source, target, map);
   if (map.pairs.empty() && map.chains.empty()) {
     return make_error(at, "maps no joint: give joint pairs or let the humanoid profile match");
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "ik/ik_math.h"
@@ -94,6 +95,7 @@ Result<Quat> character_axes(const HumanoidRig& rig, const Reference& ref, const 
 struct LegMeasures {
   float hip_height = 0;
   float leg_length = 0;
+  float floor = 0;  // height of the lowest foot joint (ankle or toe), along up
 };
 
 LegMeasures measure_legs(const HumanoidRig& rig, const Reference& ref, Vec3 up) {
@@ -109,11 +111,16 @@ LegMeasures measure_legs(const HumanoidRig& rig, const Reference& ref, Vec3 up) 
     if (rig.has(toe_p)) lowest = std::min(lowest, dot(ref.pos(rig.joint(toe_p)), up));
     m.leg_length += 0.5f * leg;
     m.hip_height += 0.5f * (dot(hips - thigh, up) + leg + dot(foot, up) - lowest);
+    m.floor = thigh_p == P::kLeftThigh ? lowest : std::min(m.floor, lowest);
   }
   return m;
 }
 
-// Per part: the next mapped part its bone points to (kHips: none).
+// Per limb part: the next mapped part its bone points to. Only limbs are aligned: their
+// reference directions change with the reference pose (arms T or A, legs together or spread).
+// Feet, toes, the spine, the neck and the head are not: both references stand flat-footed and
+// upright, and their directions differ between rigs by anatomy (where a toe joint or a head-top
+// marker sits), which aligning would turn into a pose.
 std::optional<P> next_part(P p) {
   switch (p) {
     case P::kLeftShoulder:
@@ -132,14 +139,10 @@ std::optional<P> next_part(P p) {
       return P::kLeftShin;
     case P::kLeftShin:
       return P::kLeftFoot;
-    case P::kLeftFoot:
-      return P::kLeftToe;
     case P::kRightThigh:
       return P::kRightShin;
     case P::kRightShin:
       return P::kRightFoot;
-    case P::kRightFoot:
-      return P::kRightToe;
     default:
       return std::nullopt;
   }
@@ -151,14 +154,6 @@ std::optional<P> parent_part(P p) {
       return P::kLeftForearm;
     case P::kRightHand:
       return P::kRightForearm;
-    case P::kLeftToe:
-      return P::kLeftFoot;
-    case P::kRightToe:
-      return P::kRightFoot;
-    case P::kLeftFoot:
-      return P::kLeftShin;
-    case P::kRightFoot:
-      return P::kRightShin;
     case P::kLeftUpperArm:
       return P::kLeftShoulder;
     case P::kRightUpperArm:
@@ -256,6 +251,10 @@ Result<Retargeter> Retargeter::create(const Skeleton& source, const Skeleton& ta
                         "reference pose is zero");
     }
     r.root_scale_ = t_measure / s_measure;
+    r.source_up_ = rotate(*fs, {0, 1, 0});
+    r.target_up_ = rotate(*ft, {0, 1, 0});
+    r.source_floor_ = std::isfinite(options.source_floor) ? options.source_floor : ms.floor;
+    r.target_floor_ = mt.floor;
   }
   if (options.root_scale_factor > 0 && std::isfinite(options.root_scale_factor)) {
     r.root_scale_ = options.root_scale_factor;
@@ -290,14 +289,18 @@ Result<Retargeter> Retargeter::create(const Skeleton& source, const Skeleton& ta
       }
     }
   }
+  // The swing each driven target joint got, so joints outside the profile (fingers, tails)
+  // borrow their nearest driven ancestor's.
+  std::vector<std::optional<Quat>> joint_swing(target.size());
   const auto swing_of_pair = [&](const RetargetPair& p) -> Quat {
     if (!align) return Quat::identity();
     for (std::size_t i = 0; i < kHumanoidPartCount; ++i) {
       if (tr.parts[i].size() == 1 && tr.parts[i][0] == p.target && !is_chain(static_cast<P>(i))) {
-        if (part_swing[i]) return *part_swing[i];
-        // The head: along the chain before it.
-        break;
+        return part_swing[i].value_or(Quat::identity());
       }
+    }
+    for (JointIndex a = target.parent(p.target); a != kNoParent; a = target.parent(a)) {
+      if (joint_swing[a]) return *joint_swing[a];
     }
     return Quat::identity();
   };
@@ -312,28 +315,13 @@ Result<Retargeter> Retargeter::create(const Skeleton& source, const Skeleton& ta
     d.inverse_b = conjugate(S0.rotation[b]);
     d.post = normalize(conjugate(A) * swing * T0.rotation[t]);
     r.driver_of_[t] = 0;  // placeholder, indexed below
+    joint_swing[t] = swing;
     r.drivers_.push_back(d);
   };
 
-  // Chains first in the recipe list (their swing also serves the head).
-  std::optional<Quat> head_swing;
+  // Chains: spine and neck keep B = identity (see next_part).
   for (const RetargetChain& c : map.chains) {
-    Quat swing = Quat::identity();
-    if (align) {
-      const auto end_or_last = [](JointIndex end, const std::vector<JointIndex>& chain,
-                                  JointIndex base) {
-        return end != kNoParent ? end : (chain.empty() ? base : chain.back());
-      };
-      const JointIndex se = end_or_last(c.source_end, c.source, c.source_base);
-      const JointIndex te = end_or_last(c.target_end, c.target, c.target_base);
-      if (c.source_base != kNoParent && c.target_base != kNoParent) {
-        if (const std::optional<Quat> s = swing_between(T0.pos(te) - T0.pos(c.target_base),
-                                                        S0.pos(se) - S0.pos(c.source_base))) {
-          swing = *s;
-          head_swing = swing;  // the neck's (last chain) wins
-        }
-      }
-    }
+    const Quat swing = Quat::identity();
     const std::size_t m = c.source.size(), n = c.target.size();
     if (m == n) {
       for (std::size_t i = 0; i < n; ++i)
@@ -367,19 +355,6 @@ Result<Retargeter> Retargeter::create(const Skeleton& source, const Skeleton& ta
       add_driver(c.target[k], joints[i], joints[i1], f, swing);
     }
   }
-  if (align && map.humanoid) {
-    const std::size_t head = static_cast<std::size_t>(P::kHead);
-    // The head points on from the neck: its own direction when both heads have a child joint.
-    const JointIndex sh = sr.joint(P::kHead), th = tr.joint(P::kHead);
-    if (sh != kNoParent && th != kNoParent) {
-      const std::vector<JointIndex> sc = source.children(sh), tc = target.children(th);
-      if (!sc.empty() && !tc.empty()) {
-        part_swing[head] =
-            swing_between(T0.pos(tc.front()) - T0.pos(th), S0.pos(sc.front()) - S0.pos(sh));
-      }
-      if (!part_swing[head]) part_swing[head] = head_swing;
-    }
-  }
   for (const RetargetPair& p : map.pairs) {
     if (r.driver_of_[p.target] >= 0) continue;  // a chain joint given explicitly twice: keep one
     add_driver(p.target, p.source, p.source, 0, swing_of_pair(p));
@@ -396,6 +371,11 @@ Result<Retargeter> Retargeter::create(const Skeleton& source, const Skeleton& ta
   }
   for (std::size_t j = 0; j < source.size(); ++j) {
     if (used[j]) r.source_used_.push_back(static_cast<JointIndex>(j));
+  }
+  if (map.humanoid) {
+    for (P p : {P::kLeftFoot, P::kLeftToe, P::kRightFoot, P::kRightToe}) {
+      if (sr.has(p)) r.source_feet_.push_back(sr.joint(p));
+    }
   }
   return r;
 }
@@ -460,7 +440,10 @@ bool RetargetJob::run() const {
     }
     target_pose[j] = out;
     if (j == target_hips && source_hips != kNoParent) {
-      const Vec3 place = rotate(A, c.source_model_[source_hips].translation()) * r.root_scale_;
+      // Floor onto floor: heights are measured from each side's lowest foot joint.
+      const float floor = std::isfinite(source_floor) ? source_floor : r.source_floor_;
+      const Vec3 from_floor = c.source_model_[source_hips].translation() - r.source_up_ * floor;
+      const Vec3 place = rotate(A, from_floor) * r.root_scale_ + r.target_up_ * r.target_floor_;
       Mat4 inverse = Mat4::identity();
       if (p != kNoParent && !invert_affine(model_matrix_of(target, target_pose, p), inverse)) {
         continue;  // a collapsed parent: keep the rest translation
@@ -514,6 +497,20 @@ Result<Clip> retarget_clip(const Retargeter& retargeter, const Clip& source_clip
   RetargetContext context(retargeter);
   std::vector<Transform> source_pose(source.size()), target_pose(target.size());
   SamplingCursor cursor(source_clip);
+  // The source clip's floor: its lowest foot joint over the samples.
+  float floor = std::numeric_limits<float>::quiet_NaN();
+  const std::span<const JointIndex> feet = retargeter.source_feet();
+  if (options.estimate_floor && !feet.empty()) {
+    std::vector<Mat4> model(source.size());
+    floor = std::numeric_limits<float>::max();
+    for (float t : times) {
+      (void)sample(source_clip, source.rest_pose(), t, cursor, source_pose);
+      (void)local_to_model(source, source_pose, model);
+      for (JointIndex f : feet)
+        floor = std::min(floor, dot(model[f].translation(), retargeter.source_up()));
+    }
+    cursor.rewind();
+  }
   const std::span<const JointIndex> driven = retargeter.driven_joints();
   const JointIndex hips = retargeter.target_root();
   std::vector<std::vector<float>> rotations(driven.size());
@@ -525,6 +522,7 @@ Result<Clip> retarget_clip(const Retargeter& retargeter, const Clip& source_clip
     job.context = &context;
     job.source_pose = source_pose;
     job.target_pose = target_pose;
+    job.source_floor = floor;
     if (!job.run()) {
       return make_error(where, "the source pose at t = " + std::to_string(t) + " is not finite");
     }

@@ -33,8 +33,9 @@
 // toe. Along an arm's, the hand is the first joint where the path branches (fingers), or where
 // none does, the end of the two longest consecutive bones; before it come the forearm, the upper
 // arm and, if any, the shoulder.
-// Left is told from right by the toes' forward direction and the up direction (hips to head);
-// without toes, +z is taken as forward (glTF's convention).
+// Left is told from right by the feet's forward direction (ankle to the joint after it) and the
+// up direction (hips to head); with nothing after the ankles, +z is taken as forward (glTF's
+// convention).
 #pragma once
 
 #include <array>

@@ -8,6 +8,9 @@
 //  - chains: the spine and the neck, whose joint counts may differ between the skeletons (a
 //    3-joint spine onto a 2-joint one); their motion is distributed along the chain by arc
 //    length (retargeter.h);
+//  - with the automatic profile, also joints the profile does not know (fingers, twist bones)
+//    whose names agree on both sides once namespaces are cut ("mixamorig:LeftHandIndex1"), when
+//    they hang below joints the map pairs with each other;
 //  - what stays unmapped on each side, listed for the user.
 //
 // Bad maps are errors naming the place: a joint name the skeleton lacks, two source joints
@@ -60,7 +63,9 @@ struct RetargetMap {
   HumanoidRig source_rig, target_rig;
   JointIndex source_hips = kNoParent, target_hips = kNoParent;  // the root the translation drives
   std::vector<RetargetPair> pairs;                              // hips first when there are hips
-  std::vector<RetargetChain> chains;                            // spine, then neck
+  // Target joints of pairs found by equal names outside the profile (fingers, twist bones).
+  std::vector<JointIndex> matched_by_name;
+  std::vector<RetargetChain> chains;  // spine, then neck
   // Joints nothing drives (target: they keep their rest rotation) or nothing reads (source).
   std::vector<JointIndex> unmapped_target, unmapped_source;
 };

@@ -13,12 +13,15 @@
 //     the source's axes to the target's (Soldier.glb faces -z, Xbot.glb +z: A is half a turn
 //     about y). An axis more than 30 degrees from every model axis is an error: the reference
 //     pose is not upright (give a T-pose as reference).
-//  2. Alignment. Per mapped target joint a swing B (the smallest rotation) turns its reference
-//     bone direction (towards the next mapped joint: thigh to shin, forearm to hand, the spine
-//     from hips to neck...) onto the source's, seen through A; for the hips, the line between
-//     the thighs. A joint without a direction on either side (a hand without fingers, a
-//     zero-length bone) takes its parent part's swing. So a T-pose source and an A-pose target
-//     agree: their reference bones point the same way after alignment.
+//  2. Alignment. Per mapped limb joint (shoulder, upper arm, forearm, thigh, shin) a swing B
+//     (the smallest rotation) turns its reference bone direction (towards the next part:
+//     thigh to shin, forearm to hand...) onto the source's, seen through A; hands take their
+//     forearm's; the hips take the one turning the line between the thighs. So a T-pose source
+//     and an A-pose target agree: their reference limbs point the same way after alignment.
+//     Feet, toes, spine, neck and head keep B = identity: both references stand flat-footed and
+//     upright, and those directions differ between rigs by anatomy (where the toe joint or a
+//     head-top marker sits), not by pose. Joints outside the profile take their nearest driven
+//     ancestor's B.
 //  3. Transfer. With S(t) the source joint's model rotation at time t, the target joint's model
 //     rotation is
 //         T(t) = A * [S(t) * S0^-1] * A^-1 * B * T0
@@ -28,19 +31,23 @@
 //     between the two source joints at the same fraction of the chain's length. Unmapped target
 //     joints keep their rest local rotation; translations and scales stay the target's rest
 //     values except the hips' translation.
-//  4. Root. The target hips' model position is k * A * p(t), p(t) the source hips' model
-//     position, both skeletons having their ground at height 0 (as glTF, Mixamo and CMU BVH
-//     files do). k is the ratio of hip heights, each measured as the hips' height above the
-//     thighs plus thigh and shin lengths plus the ankle's height above the lowest foot joint
-//     (so spread legs in a T-pose do not shrink it), or optionally the ratio of leg lengths
-//     (thigh plus shin).
-// Bone directions of mapped joints then match the source's exactly (up to float rounding);
-// twist about a bone is carried over relative to the reference poses.
+//  4. Root. The target hips' model position is k * A * (p(t) - f_s up_s) + f_t up_t, with p(t)
+//     the source hips' model position, up_s and up_t the snapped up axes and f_s, f_t the
+//     floors: the height of each side's lowest foot joint (ankle or toe) standing, f_t from the
+//     target reference pose, f_s given, or measured on the clip by retarget_clip (its lowest
+//     foot joint over the clip), or else from the source reference pose. So floor lands on
+//     floor even where a capture's floor is not at 0 (CMU's toes rest at about 1). k is the
+//     ratio of hip heights, each measured as the hips' height above the thighs plus thigh and
+//     shin lengths plus the ankle's height above the lowest foot joint (so spread legs in a
+//     T-pose do not shrink it), or optionally the ratio of leg lengths (thigh plus shin).
+// Limb bone directions then match the source's exactly (up to float rounding); everything else,
+// twist about a bone included, is carried over relative to the reference poses.
 //
 // RetargetMethod::kCopyLocal is the naive baseline: mapped joints copy the source's local
 // rotations (and the hips its local translation), as binding a clip by name does.
 #pragma once
 
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -61,6 +68,10 @@ struct RetargetOptions {
   RootScale root_scale = RootScale::kHipHeight;
   // > 0: use this factor for the root translation instead of measuring one.
   float root_scale_factor = 0;
+  // The height (along the source's up axis) of the source's lowest foot joint when it stands on
+  // its floor; NaN: as in the source reference pose. A capture whose reference pose floats (BVH
+  // T-poses hang from the hips at the origin) needs it; retarget_clip measures it on the clip.
+  float source_floor = std::numeric_limits<float>::quiet_NaN();
   // Step 2 above; false transfers rotations relative to the raw reference poses.
   bool align_reference_poses = true;
   // One local transform per joint; empty: the skeleton's rest pose. Copied by create().
@@ -85,6 +96,13 @@ class Retargeter {
   float root_scale() const { return root_scale_; }
   // A: source model axes to target model axes.
   Quat axes() const { return axes_; }
+  // The snapped up axes and the floors (lowest foot joint heights) of step 4.
+  Vec3 source_up() const { return source_up_; }
+  Vec3 target_up() const { return target_up_; }
+  float source_floor() const { return source_floor_; }
+  float target_floor() const { return target_floor_; }
+  // The source's foot and toe joints (to measure a clip's floor).
+  std::span<const JointIndex> source_feet() const { return source_feet_; }
   // Target joints whose rotation the job writes, in skeleton order.
   std::span<const JointIndex> driven_joints() const { return driven_; }
   JointIndex target_root() const { return map_.target_hips; }
@@ -107,6 +125,9 @@ class Retargeter {
   RetargetMethod method_ = RetargetMethod::kRestRelative;
   float root_scale_ = 1;
   Quat axes_;
+  Vec3 source_up_{0, 1, 0}, target_up_{0, 1, 0};
+  float source_floor_ = 0, target_floor_ = 0;
+  std::vector<JointIndex> source_feet_;
   std::vector<Driver> drivers_;          // by target joint order
   std::vector<std::int32_t> driver_of_;  // per target joint: index into drivers_, or -1
   std::vector<JointIndex> source_used_;  // source joints whose rotations a frame reads
@@ -134,6 +155,8 @@ struct RetargetJob {
   RetargetContext* context = nullptr;        // sized for this retargeter
   std::span<const Transform> source_pose{};  // one per source joint
   std::span<Transform> target_pose{};        // one per target joint, every joint written
+  // The source's floor for this frame (RetargetOptions::source_floor); NaN: the retargeter's.
+  float source_floor = std::numeric_limits<float>::quiet_NaN();
 
   // Retargeter and context set and sized, spans long enough.
   bool validate() const;
@@ -146,6 +169,9 @@ struct RetargetClipOptions {
   // Samples per second of the source clip; 0: at every key time of the source clip (plus
   // midpoints between them for cubic-spline sources).
   float sample_rate = 0;
+  // Take the source's floor as the lowest any source foot joint goes in the clip (for each
+  // frame's RetargetJob::source_floor); false: the retargeter's.
+  bool estimate_floor = true;
 };
 
 // The source clip played on the target skeleton, as a new Clip of the target (rotation tracks for
