@@ -417,8 +417,31 @@ bool RetargetJob::run() const {
   }
 
   RetargetContext& c = *context;
-  (void)local_to_model(source, source_pose, c.source_model_);
-  for (JointIndex j : r.source_used_) c.source_rotation_[j] = rotation_of(c.source_model_[j]);
+  // Source model rotations. With uniform scales (the common case, a 0.01 armature included) the
+  // rotation of a product is the product of rotations: one quaternion product per joint. Any
+  // non-uniform or negative scale takes the exact path through the matrices.
+  bool uniform = true;
+  for (std::size_t j = 0; j < source.size() && uniform; ++j) {
+    const Vec3 sc = source_pose[j].scale;
+    const float tolerance = 1e-5f * std::fabs(sc.x);
+    uniform = sc.x > 0 && std::fabs(sc.y - sc.x) <= tolerance && std::fabs(sc.z - sc.x) <= tolerance;
+  }
+  if (uniform) {
+    for (std::size_t j = 0; j < source.size(); ++j) {
+      const JointIndex p = source.parent(j);
+      const Quat local = source_pose[j].rotation;
+      c.source_rotation_[j] = p == kNoParent ? local : c.source_rotation_[p] * local;
+    }
+  } else {
+    (void)local_to_model(source, source_pose, c.source_model_);
+    for (JointIndex j : r.source_used_) c.source_rotation_[j] = rotation_of(c.source_model_[j]);
+  }
+  const Vec3 source_hips_position =
+      source_hips == kNoParent
+          ? Vec3{0, 0, 0}
+          : (uniform ? model_matrix_of(source, source_pose, source_hips)
+                     : c.source_model_[source_hips])
+                .translation();
   const Quat A = r.axes_;
   for (std::size_t j = 0; j < target.size(); ++j) {
     const JointIndex p = target.parent(j);
@@ -442,7 +465,7 @@ bool RetargetJob::run() const {
     if (j == target_hips && source_hips != kNoParent) {
       // Floor onto floor: heights are measured from each side's lowest foot joint.
       const float floor = std::isfinite(source_floor) ? source_floor : r.source_floor_;
-      const Vec3 from_floor = c.source_model_[source_hips].translation() - r.source_up_ * floor;
+      const Vec3 from_floor = source_hips_position - r.source_up_ * floor;
       const Vec3 place = rotate(A, from_floor) * r.root_scale_ + r.target_up_ * r.target_floor_;
       Mat4 inverse = Mat4::identity();
       if (p != kNoParent && !invert_affine(model_matrix_of(target, target_pose, p), inverse)) {

@@ -281,6 +281,25 @@ TEST(Retarget, ZeroLengthBonesNeverProduceNaN) {
   for (const Transform& x : test::retarget_pose(p.retargeter, pose)) EXPECT_TRUE(is_finite(x));
 }
 
+TEST(Retarget, TheUniformScaleShortcutAgreesWithTheMatrixPath) {
+  // Uniform scales take quaternion products; any non-uniform scale the exact matrices. A leaf
+  // joint scaled by (1, 1 + 1e-3, 1) switches paths without changing any mapped rotation.
+  HumanoidSpec s = t_pose_source();
+  s.armature_scale = 0.01f;
+  Pair p = make_pair(s, a_pose_target());
+  std::vector<Transform> pose = test::rest_of(p.source.skeleton);
+  for (std::size_t j = 0; j < pose.size(); ++j) {
+    pose[j].rotation = normalize(pose[j].rotation * from_axis_angle({1, 2, 3}, 0.05f * j));
+  }
+  const std::vector<Transform> fast = test::retarget_pose(p.retargeter, pose);
+  pose[p.source.head_end].scale = {1, 1.001f, 1};
+  const std::vector<Transform> exact = test::retarget_pose(p.retargeter, pose);
+  for (std::size_t j = 0; j < fast.size(); ++j) {
+    EXPECT_NEAR(std::fabs(dot(fast[j].rotation, exact[j].rotation)), 1.0f, 1e-6f) << j;
+    EXPECT_TRUE(near_vec(fast[j].translation, exact[j].translation, 1e-5f)) << j;
+  }
+}
+
 TEST(Retarget, AClipBecomesATargetClipThatSamplesToTheJobsPoses) {
   Pair p = make_pair(t_pose_source(), a_pose_target());
   const Skeleton& ss = p.source.skeleton;
