@@ -36,7 +36,7 @@ struct AimIkJob {
   float max_angle = std::numbers::pi_v<float>;
   float weight = 1;  // in [0, 1]
 
-  std::span<const Mat4> model{};  // current; `joint`'s must agree with `local`
+  std::span<const Mat4> model{};  // current; `joint`'s must agree with `local`; read only
   std::span<Transform> local{};   // `joint`'s rotation is rewritten
   // Optional: whether the ray now passes through the target (within 1e-5 rad seen from the
   // joint); false when limited, when the target lies inside the offset's reach (no ray from the

@@ -40,7 +40,7 @@ struct ChainIkJob {
   float tolerance = 1e-4f;
   float weight = 1;  // in [0, 1]: the solved positions are blended with the current ones
 
-  std::span<const Mat4> model{};  // current; the chain's must agree with `local`
+  std::span<const Mat4> model{};  // current; the chain's must agree with `local`; read only
   std::span<Transform> local{};   // the rotations of root .. tip's parent are rewritten
   // Optional outputs: passes made, and whether the tip ended within `tolerance`.
   int* iterations = nullptr;

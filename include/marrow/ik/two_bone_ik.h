@@ -50,7 +50,8 @@ struct TwoBoneIkJob {
   float soft_limit = 1;
 
   // Current model matrices: start's, mid's and end's must agree with `local` (as
-  // LocalToModelJob makes them). Read only.
+  // LocalToModelJob makes them). Read only; a separate buffer from `local` (other types, so they
+  // cannot alias).
   std::span<const Mat4> model{};
   // The local pose, one per joint: the rotations of `start` and `mid` are rewritten.
   std::span<Transform> local{};

@@ -1,6 +1,7 @@
 // Local-to-model for one subtree: after IK (or anything else) changes the local transform of a
 // joint, only that joint and the joints below it need new model matrices (ozz's LocalToModelJob
-// with `from`). The rest of `model` must already be current.
+// with `from`). The rest of `model` must already be current. This is the array-of-Transform form
+// the IK jobs use; SoaLocalToModelJob::from (local_to_model.h) does the same for SoA poses.
 #pragma once
 
 #include <span>
@@ -13,7 +14,7 @@ namespace marrow {
 
 struct LocalToModelSubtreeJob {
   const Skeleton* skeleton = nullptr;
-  std::span<const Transform> local;  // one per joint
+  std::span<const Transform> local;  // one per joint (read; other types than model: no aliasing)
   // One per joint. Read: the model matrix of `from`'s parent. Written: `from` and every joint
   // below it up to index `to`; every other matrix is left as it was.
   std::span<Mat4> model;

@@ -152,9 +152,11 @@ class RetargetContext {
 // One frame: a source local pose in, the target's local pose out. An ozz-style job.
 struct RetargetJob {
   const Retargeter* retargeter = nullptr;
-  RetargetContext* context = nullptr;        // sized for this retargeter
-  std::span<const Transform> source_pose{};  // one per source joint
-  std::span<Transform> target_pose{};        // one per target joint, every joint written
+  RetargetContext* context = nullptr;  // sized for this retargeter
+  // One per source joint, read. Must not overlap target_pose (retargeting a skeleton onto
+  // itself needs two buffers).
+  std::span<const Transform> source_pose{};
+  std::span<Transform> target_pose{};  // one per target joint, every joint written
   // The source's floor for this frame (RetargetOptions::source_floor); NaN: the retargeter's.
   float source_floor = std::numeric_limits<float>::quiet_NaN();
 
