@@ -424,7 +424,8 @@ bool RetargetJob::run() const {
   for (std::size_t j = 0; j < source.size() && uniform; ++j) {
     const Vec3 sc = source_pose[j].scale;
     const float tolerance = 1e-5f * std::fabs(sc.x);
-    uniform = sc.x > 0 && std::fabs(sc.y - sc.x) <= tolerance && std::fabs(sc.z - sc.x) <= tolerance;
+    uniform =
+        sc.x > 0 && std::fabs(sc.y - sc.x) <= tolerance && std::fabs(sc.z - sc.x) <= tolerance;
   }
   if (uniform) {
     for (std::size_t j = 0; j < source.size(); ++j) {
@@ -437,11 +438,10 @@ bool RetargetJob::run() const {
     for (JointIndex j : r.source_used_) c.source_rotation_[j] = rotation_of(c.source_model_[j]);
   }
   const Vec3 source_hips_position =
-      source_hips == kNoParent
-          ? Vec3{0, 0, 0}
-          : (uniform ? model_matrix_of(source, source_pose, source_hips)
-                     : c.source_model_[source_hips])
-                .translation();
+      source_hips == kNoParent ? Vec3{0, 0, 0}
+                               : (uniform ? model_matrix_of(source, source_pose, source_hips)
+                                          : c.source_model_[source_hips])
+                                     .translation();
   const Quat A = r.axes_;
   for (std::size_t j = 0; j < target.size(); ++j) {
     const JointIndex p = target.parent(j);

@@ -49,9 +49,9 @@ TEST(DocsExamples, RetargetingAndIkBlocksCompileAndRun) {
 
 #include "retarget_map_json.inc"
   ASSERT_TRUE(explicit_map.ok());
-  EXPECT_EQ(explicit_map->target_rig.found_by[static_cast<std::size_t>(
-                marrow::HumanoidPart::kLeftToe)],
-            marrow::PartSource::kExplicit);
+  EXPECT_EQ(
+      explicit_map->target_rig.found_by[static_cast<std::size_t>(marrow::HumanoidPart::kLeftToe)],
+      marrow::PartSource::kExplicit);
 
 #include "ik_two_bone.inc"
   EXPECT_TRUE(reached);
