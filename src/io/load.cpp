@@ -34,7 +34,7 @@ bool starts_with_archive_magic(const std::string& path) {
 
 }  // namespace
 
-Result<Asset> load_asset(const std::string& path) {
+Result<Asset> load_asset(const std::string& path, const LoadOptions& options) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
     return Error{path + ": no such file"};
@@ -44,7 +44,7 @@ Result<Asset> load_asset(const std::string& path) {
   if (ext == ".marrow" || starts_with_archive_magic(path)) return read_archive(path);
   if (ext == ".obj") return read_obj(path);
   if (ext == ".bvh") return read_bvh(path);
-  if (ext == ".x") return read_x(path);
+  if (ext == ".x") return read_x(path, options);
   if (ext == ".fbx" || ext == ".dae" || ext == ".md5mesh" || ext == ".smd")
     return read_assimp(path);
   return Error{
