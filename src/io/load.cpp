@@ -7,6 +7,7 @@
 #include "marrow/io/assimp_import.h"
 #include "marrow/io/bvh.h"
 #include "marrow/io/gltf.h"
+#include "marrow/io/md5.h"
 #include "marrow/io/obj.h"
 #include "marrow/io/x_file.h"
 
@@ -45,11 +46,12 @@ Result<Asset> load_asset(const std::string& path, const LoadOptions& options) {
   if (ext == ".obj") return read_obj(path);
   if (ext == ".bvh") return read_bvh(path);
   if (ext == ".x") return read_x(path, options);
-  if (ext == ".fbx" || ext == ".dae" || ext == ".md5mesh" || ext == ".smd")
-    return read_assimp(path);
+  if (ext == ".md5mesh") return read_md5mesh(path, options);
+  if (ext == ".md5anim") return read_md5anim(path);
+  if (ext == ".fbx" || ext == ".dae" || ext == ".smd") return read_assimp(path);
   return Error{
       path + ": unsupported file type '" + ext +
-      "' (marrow reads .gltf, .glb, .x, .bvh, .fbx, .dae, .md5mesh, .smd, .obj and .marrow)"};
+      "' (marrow reads .gltf, .glb, .x, .bvh, .fbx, .dae, .md5mesh, .md5anim, .smd, .obj and .marrow)"};
 }
 
 }  // namespace marrow
