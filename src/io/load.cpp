@@ -9,6 +9,7 @@
 #include "marrow/io/gltf.h"
 #include "marrow/io/md5.h"
 #include "marrow/io/obj.h"
+#include "marrow/io/smd.h"
 #include "marrow/io/x_file.h"
 
 namespace marrow {
@@ -48,7 +49,8 @@ Result<Asset> load_asset(const std::string& path, const LoadOptions& options) {
   if (ext == ".x") return read_x(path, options);
   if (ext == ".md5mesh") return read_md5mesh(path, options);
   if (ext == ".md5anim") return read_md5anim(path);
-  if (ext == ".fbx" || ext == ".dae" || ext == ".smd") return read_assimp(path);
+  if (ext == ".smd") return read_smd(path, options);
+  if (ext == ".fbx" || ext == ".dae") return read_assimp(path);
   return Error{
       path + ": unsupported file type '" + ext +
       "' (marrow reads .gltf, .glb, .x, .bvh, .fbx, .dae, .md5mesh, .md5anim, .smd, .obj and .marrow)"};
