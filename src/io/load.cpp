@@ -50,10 +50,13 @@ Result<Asset> load_asset(const std::string& path, const LoadOptions& options) {
   if (ext == ".md5mesh") return read_md5mesh(path, options);
   if (ext == ".md5anim") return read_md5anim(path);
   if (ext == ".smd") return read_smd(path, options);
-  if (ext == ".fbx" || ext == ".dae") return read_assimp(path);
-  return Error{
-      path + ": unsupported file type '" + ext +
-      "' (marrow reads .gltf, .glb, .x, .bvh, .fbx, .dae, .md5mesh, .md5anim, .smd, .obj and .marrow)"};
+  if (is_assimp_extension(ext)) {
+    return options.isolate_importers ? read_assimp_isolated(path, options)
+                                     : read_assimp(path, options);
+  }
+  return Error{path + ": unsupported file type '" + ext +
+               "' (marrow reads .gltf, .glb, .x, .bvh, .fbx, .dae, .md5mesh, .md5anim, .smd, .obj "
+               "and .marrow)"};
 }
 
 }  // namespace marrow
