@@ -6,9 +6,9 @@ namespace marrow::io {
 namespace {
 
 std::string mebibytes(std::uint64_t bytes) {
-  // One decimal is enough to compare against the limit in a message.
-  const std::uint64_t tenths = bytes / (std::uint64_t{1} << 20) * 10 +
-                               (bytes % (std::uint64_t{1} << 20)) * 10 / (std::uint64_t{1} << 20);
+  // Rounded to a tenth: enough to compare against the limit in a message.
+  constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+  const std::uint64_t tenths = bytes / kMiB * 10 + ((bytes % kMiB) * 10 + kMiB / 2) / kMiB;
   return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " MiB";
 }
 
