@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "assimp_test_util.h"
+#include "marrow/io/archive.h"
 
 namespace marrow {
 namespace {
@@ -148,6 +149,42 @@ TEST(AssimpIsolated, SeveralThreadsImportAtOnce) {
   for (Result<Asset>& r : results) {
     ASSERT_TRUE(r.ok()) << r.error().message;
     expect_same_asset(*single, *r);
+  }
+}
+
+TEST(AssimpIsolated, TheAnswerIsCheckedFrameFirstThenArchive) {
+  // A real answer: the frame (one clip, its rate the format's default), then an archive.
+  const std::string path = asset_path("fbx/jog.fbx");
+  MARROW_REQUIRE_ASSET(path);
+  Result<Asset> asset = read_assimp(path);
+  ASSERT_TRUE(asset.ok()) << asset.error().message;
+  ASSERT_EQ(asset->clips.size(), 1u);
+  Result<std::vector<std::uint8_t>> archive = archive_bytes(*asset);
+  ASSERT_TRUE(archive.ok());
+  std::vector<std::uint8_t> answer = {'M', 'R', 'W', 'C', 'H', 'L', 'D', '1', 1, 0, 0, 0, 1};
+  answer.insert(answer.end(), archive->begin(), archive->end());
+  Result<Asset> back = read_import_answer(answer, "jog.fbx");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->source, "jog.fbx");
+  EXPECT_EQ(back->rate_source(0), RateSource::kDefault);
+  const std::string from = "jog.fbx (as returned by the isolated importer): ";
+  std::vector<std::uint8_t> bad = answer;
+  bad[12] = 7;
+  EXPECT_EQ(read_import_answer(bad, "jog.fbx").error().message,
+            from + "clip 0 has an unknown rate source");
+  bad = answer;
+  bad[8] = 2;  // two rates for the archive's one clip
+  bad.insert(bad.begin() + 13, 0);
+  EXPECT_EQ(read_import_answer(bad, "jog.fbx").error().message,
+            from + "the importer names the rate of 2 clips, the archive holds 1");
+  bad.assign(answer.begin(), answer.begin() + 12);
+  bad[8] = 200;
+  EXPECT_EQ(read_import_answer(bad, "jog.fbx").error().message,
+            from + "the importer's answer is cut short");
+  // Cut anywhere, the answer is refused cleanly by the frame or the archive's own checks.
+  for (std::size_t cut = 0; cut < answer.size(); cut += answer.size() / 50 + 1) {
+    Result<Asset> r = read_import_answer(std::span<const std::uint8_t>(answer).first(cut), "j");
+    EXPECT_FALSE(r.ok()) << cut;
   }
 }
 

@@ -28,6 +28,12 @@ Result<Asset> read_assimp(std::span<const std::uint8_t> bytes, const std::string
 // allocation is an error naming the file. Safe to call from several threads.
 Result<Asset> read_assimp_isolated(const std::string& path, const LoadOptions& options = {});
 
+// The parent's reading of the child's answer (the bytes it wrote to its descriptor 3), which
+// read_assimp_isolated uses once the child has finished: the frame, then the archive with the
+// archive's own checks. `path` names the imported file in messages. Takes outside bytes: a
+// fuzz target's entry point for the isolated import.
+Result<Asset> read_import_answer(std::span<const std::uint8_t> answer, const std::string& path);
+
 // The helper read_assimp_isolated runs: options.importer_helper, else $MARROW_IMPORT_HELPER,
 // else marrow-import-helper beside the running executable, else the one in the build tree marrow
 // was built in. An error lists where it looked.

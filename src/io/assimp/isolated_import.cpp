@@ -368,8 +368,11 @@ Result<Asset> read_assimp_isolated(const std::string& path, const LoadOptions& o
     if (const std::string said = last_line(run.err); !said.empty()) message += ": " + said;
     return Error{message};
   }
+  return read_import_answer(run.data, path);
+}
+
+Result<Asset> read_import_answer(std::span<const std::uint8_t> data, const std::string& path) {
   // The frame around the archive, then the archive with its own checks.
-  const std::vector<std::uint8_t>& data = run.data;
   const std::string from = path + " (as returned by the isolated importer)";
   if (data.size() < 12 || !std::equal(kMagic, kMagic + 8, data.begin())) {
     return make_error(from, "the importer's answer does not start as expected");
@@ -384,7 +387,7 @@ Result<Asset> read_assimp_isolated(const std::string& path, const LoadOptions& o
     }
     sources.push_back(static_cast<RateSource>(s));
   }
-  Result<Asset> asset = read_archive(std::span<const std::uint8_t>(data).subspan(12 + clips), from);
+  Result<Asset> asset = read_archive(data.subspan(12 + clips), from);
   if (!asset) return asset.error();
   if (sources.size() != asset->clips.size()) {
     return make_error(from, "the importer names the rate of " + std::to_string(sources.size()) +
