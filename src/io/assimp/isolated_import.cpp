@@ -432,12 +432,14 @@ int run_import_helper(int argc, char** argv) {
     ::setrlimit(RLIMIT_CPU, &limit);
   }
 #ifndef MARROW_HELPER_UNDER_ASAN
-  // AddressSanitizer reserves terabytes of address space, so under it the parent's watch of
-  // the resident memory is the only limit.
   if (max_memory > 0) {
     const rlimit limit{max_memory, max_memory};
     ::setrlimit(RLIMIT_AS, &limit);
   }
+#else
+  // AddressSanitizer reserves terabytes of address space, so under it the parent's watch of
+  // the resident memory is the only limit.
+  (void)max_memory;
 #endif
   try {
     Result<Asset> asset = read_assimp(path, options);
