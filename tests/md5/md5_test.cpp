@@ -149,6 +149,38 @@ TEST(Md5Files, AnAnimWithOtherJointsIsRefusedByAddMd5Anim) {
   EXPECT_TRUE(r->clips.empty());
 }
 
+TEST(Md5Files, AnimatedPosesMatchTheAssimpPathFrameByFrame) {
+  // assimp takes the .md5anim named like the mesh; both play it at 24 frames per second.
+  const std::filesystem::path dir = fresh_dir("md5_vs_assimp");
+  write_file(dir / "mini.md5mesh", kMesh);
+  write_file(dir / "mini.md5anim", kAnim);
+  Result<Asset> ours = load_asset((dir / "mini.md5mesh").string());
+  Result<Asset> theirs = read_assimp((dir / "mini.md5mesh").string());
+  ASSERT_TRUE(ours.ok()) << ours.error().message;
+  ASSERT_TRUE(theirs.ok()) << theirs.error().message;
+  ASSERT_EQ(ours->clips.size(), 1u);
+  ASSERT_EQ(theirs->clips.size(), 1u);
+  EXPECT_DOUBLE_EQ(theirs->clips[0].ticks_per_second(), 24.0);
+  // assimp hangs the joints under nodes of its own (<MD5_Root> turns z up into y up); compare
+  // in the space of root's parent there.
+  const JointIndex their_root = *theirs->skeleton.find("root");
+  const JointIndex above = theirs->skeleton.parent(their_root);
+  for (float t : {0.0f, 0.5f / 24, 1.0f / 24}) {
+    std::vector<Transform> a = sampled(*ours, ours->clips[0], t);
+    std::vector<Transform> b = sampled(*theirs, theirs->clips[0], t);
+    std::vector<Mat4> ma(a.size()), mb(b.size());
+    ASSERT_TRUE(local_to_model(ours->skeleton, a, ma));
+    ASSERT_TRUE(local_to_model(theirs->skeleton, b, mb));
+    Mat4 back;
+    ASSERT_TRUE(invert_affine(mb[above], back));
+    for (const char* name : {"root", "child"}) {
+      const Mat4 x = ma[*ours->skeleton.find(name)];
+      const Mat4 y = mul_affine(back, mb[*theirs->skeleton.find(name)]);
+      for (int k = 0; k < 16; ++k) EXPECT_NEAR(x.m[k], y.m[k], 1e-5f) << name << " at " << t;
+    }
+  }
+}
+
 // ---- BoarMan.md5mesh --------------------------------------------------------------------
 
 // Counts of "keyword N" lines in the file, summed (read with the test's own scan).
