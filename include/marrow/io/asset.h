@@ -14,6 +14,14 @@
 
 namespace marrow {
 
+// Where a clip's ticks per second came from: the file itself, the format's default because the
+// file gives none (.X without AnimTicksPerSecond: 4800; SMD: 30; assimp's "not specified": 25),
+// or LoadOptions::ticks_per_second / --ticks-per-second.
+enum class RateSource : std::uint8_t { kFile, kDefault, kOption };
+
+// "file", "default" or "option".
+std::string_view rate_source_name(RateSource source);
+
 struct Asset {
   std::string source;  // the file it came from, as named by the caller
   // Every node of the source's hierarchy, parent-before-child (scene ancestors of the skin
@@ -26,6 +34,9 @@ struct Asset {
   std::vector<SkinnedMesh> meshes;
   // What the import changed or dropped, in words (e.g. "morph targets ignored").
   std::vector<std::string> warnings;
+  // Per clip, where its rate came from; empty, or shorter than `clips`, means kFile for the rest
+  // (the archive does not store it: an archive's clips read as kFile).
+  std::vector<RateSource> rate_sources;
 
   // True when some skin uses the joint.
   bool is_skin_joint(JointIndex joint) const;
@@ -33,9 +44,34 @@ struct Asset {
   std::optional<JointIndex> joint_of_source(std::int64_t index) const;
   // A clip by name, or by its index written as a number.
   std::optional<std::size_t> find_clip(std::string_view name_or_index) const;
+  // Where clip `clip`'s ticks per second came from.
+  RateSource rate_source(std::size_t clip) const;
+};
+
+// How load_asset reads a file. A plain struct: every field has a default, and new fields keep
+// the old behaviour unless set.
+struct LoadOptions {
+  // Formats read through assimp (FBX; Collada until marrow's own reader replaces it) are imported
+  // in a child process (the helper executable marrow-import-helper) with the limits below: a
+  // crash, hang or runaway allocation inside assimp becomes an error naming the file instead of
+  // taking the caller's process down. false imports them in this process.
+  bool isolate_importers = true;
+  // The child's memory limit in bytes; 0: 1 GiB plus 32 bytes per byte of the file.
+  std::uint64_t importer_memory_bytes = 0;
+  // The child's wall-clock limit in seconds.
+  double importer_seconds = 120;
+  // The helper to run; empty: $MARROW_IMPORT_HELPER, then beside the running executable, then
+  // the build tree marrow was built in.
+  std::string importer_helper;
+  // The rate of clips whose file gives none (.X without AnimTicksPerSecond, SMD, an assimp
+  // animation that says 0); 0 keeps each format's default. A rate the file gives always wins.
+  double ticks_per_second = 0;
+  // An .md5mesh also takes, as clips, the .md5anim files in its folder whose joint hierarchy is
+  // the mesh's (the way Doom 3 keeps a model's animations beside it; docs/formats_md5_smd.md).
+  bool md5_anims_beside_mesh = true;
 };
 
 // Reads any file marrow understands, choosing the importer by content and extension.
-Result<Asset> load_asset(const std::string& path);
+Result<Asset> load_asset(const std::string& path, const LoadOptions& options = {});
 
 }  // namespace marrow

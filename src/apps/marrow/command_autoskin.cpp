@@ -40,6 +40,7 @@ struct AutoskinOptions {
   double reach = 2.0;
   float frame_rate = 30;
   bool quiet = false;
+  LoadOptions load;
 };
 
 // Progress on stderr: one line per stage, then every quarter of it.
@@ -143,9 +144,9 @@ int run_bind(const AutoskinOptions& o) {
   if (o.mesh.empty()) return report_error("autoskin: give a MESH file (or --evaluate FILE)");
   if (o.skeleton.empty()) return report_error("autoskin: --skeleton FILE is required");
   if (o.output.empty()) return report_error("autoskin: -o OUT.glb is required");
-  Result<Asset> mesh_asset = load_asset(o.mesh);
+  Result<Asset> mesh_asset = load_asset(o.mesh, o.load);
   if (!mesh_asset) return report_error(mesh_asset.error().message);
-  Result<Asset> skel_asset = load_asset(o.skeleton);
+  Result<Asset> skel_asset = load_asset(o.skeleton, o.load);
   if (!skel_asset) return report_error(skel_asset.error().message);
   if (mesh_asset->meshes.empty()) return report_error(o.mesh + ": has no mesh to bind");
   if (skel_asset->skeleton.empty()) return report_error(o.skeleton + ": has no skeleton");
@@ -227,8 +228,9 @@ std::string json_escape(const std::string& s) {
 // Another file's clips on this skeleton, by joint name, rotations only: joint offsets (bone
 // lengths) and scale stay the skeleton's own, so a clip made for a differently proportioned
 // character with the same joint names still poses this one sensibly.
-Result<std::vector<Clip>> borrowed_clips(const std::string& file, const Skeleton& skeleton) {
-  Result<Asset> source = load_asset(file);
+Result<std::vector<Clip>> borrowed_clips(const std::string& file, const Skeleton& skeleton,
+                                         const LoadOptions& load) {
+  Result<Asset> source = load_asset(file, load);
   if (!source) return source.error();
   std::vector<Clip> out;
   for (const Clip& clip : source->clips) {
@@ -256,10 +258,10 @@ Result<std::vector<Clip>> borrowed_clips(const std::string& file, const Skeleton
 }
 
 int run_evaluate(const AutoskinOptions& o) {
-  Result<Asset> asset = load_asset(o.evaluate);
+  Result<Asset> asset = load_asset(o.evaluate, o.load);
   if (!asset) return report_error(asset.error().message);
   if (!o.clips.empty()) {
-    Result<std::vector<Clip>> clips = borrowed_clips(o.clips, asset->skeleton);
+    Result<std::vector<Clip>> clips = borrowed_clips(o.clips, asset->skeleton, o.load);
     if (!clips) return report_error(clips.error().message);
     asset->clips = std::move(clips).value();
   }
@@ -327,6 +329,7 @@ void add_autoskin_command(CLI::App& app, std::function<int()>& run) {
       "automatic weights against a rigged file's own");
   cmd->add_option("mesh", o->mesh, "The mesh to bind (any file marrow reads; weights ignored)");
   cmd->add_option("--skeleton", o->skeleton, "The skeleton (and its clips) to bind to");
+  add_load_options(cmd, o->load);
   cmd->add_option("-o,--output", o->output, "The skinned file to write (.glb, .gltf, .marrow)");
   cmd->add_option("--evaluate", o->evaluate,
                   "A rigged file: recompute its weights and compare with the artist's");

@@ -15,10 +15,11 @@ struct ConvertOptions {
   std::string output;
   bool embed = false;
   bool quiet = false;
+  LoadOptions load;
 };
 
 int run_convert(const ConvertOptions& o) {
-  Result<Asset> asset = load_asset(o.input);
+  Result<Asset> asset = load_asset(o.input, o.load);
   if (!asset) return report_error(asset.error().message);
   std::vector<std::string> notes;
   Status st;
@@ -47,6 +48,7 @@ void add_convert_command(CLI::App& app, std::function<int()>& run) {
   CLI::App* cmd = app.add_subcommand(
       "convert", "Convert a file to .glb, .gltf (+ .bin) or .marrow, chosen by OUT's extension");
   cmd->add_option("input", options->input, "Any file marrow reads")->required();
+  add_load_options(cmd, options->load);
   cmd->add_option("output", options->output, "The file to write (.glb, .gltf or .marrow)")
       ->required();
   cmd->add_flag("--embed", options->embed,

@@ -11,6 +11,7 @@ namespace {
 
 struct InfoOptions {
   std::string file;
+  LoadOptions load;
 };
 
 void print_tree(const Asset& asset) {
@@ -45,7 +46,11 @@ void print_clips(const Asset& asset) {
               << clip.tracks().size() << " channels on " << joints.size() << " joints, " << keys
               << " keys,";
     for (auto i : interpolations) std::cout << " " << i;
-    if (clip.ticks_per_second() > 0) std::cout << ", " << clip.ticks_per_second() << " ticks/s";
+    if (clip.ticks_per_second() > 0) {
+      // Where the rate came from: the file, the format's default, or --ticks-per-second.
+      std::cout << ", " << clip.ticks_per_second() << " ticks/s ("
+                << rate_source_name(asset.rate_source(c)) << ")";
+    }
     std::cout << "\n";
   }
 }
@@ -77,10 +82,11 @@ void add_info_command(CLI::App& app, std::function<int()>& run) {
   auto options = std::make_shared<InfoOptions>();
   CLI::App* cmd =
       app.add_subcommand("info", "Show the node tree, clips, meshes and skins of a file");
-  cmd->add_option("file", options->file, "A .gltf or .glb file")->required();
+  cmd->add_option("file", options->file, "Any file marrow reads")->required();
+  add_load_options(cmd, options->load);
   cmd->callback([options, &run] {
     run = [options] {
-      Result<Asset> asset = load_asset(options->file);
+      Result<Asset> asset = load_asset(options->file, options->load);
       if (!asset) return report_error(asset.error().message);
       std::cout << options->file << "\n";
       print_tree(*asset);

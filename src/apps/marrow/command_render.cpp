@@ -37,6 +37,7 @@ struct RenderOptions {
   bool skeleton = false;
   std::string weights;
   std::string skinning = "linear";
+  LoadOptions load;
 };
 
 // Most frames one render may have (about 1 hour at 25 fps).
@@ -69,10 +70,12 @@ int run_render(const RenderOptions& o) {
   }
   if (!std::isfinite(o.time)) return report_error("--time: expected a time in seconds");
 
-  Result<Asset> asset = load_asset(o.file);
+  Result<Asset> asset = load_asset(o.file, o.load);
   if (!asset) return report_error(asset.error().message);
   if (!o.clip_file.empty()) {
-    if (Status s = use_clips_of(*asset, o.clip_file); !s) return report_error(s.error().message);
+    if (Status s = use_clips_of(*asset, o.clip_file, o.load); !s) {
+      return report_error(s.error().message);
+    }
   }
   Result<PoseSource> source = PoseSource::create(*asset, o.clip, o.layers);
   if (!source) return report_error(source.error().message);
@@ -183,6 +186,7 @@ void add_render_command(CLI::App& app, std::function<int()>& run) {
       "render", "Draw a file's animation into a PNG, GIF or MP4 (software rasterizer)");
   cmd->add_option("file", options->file, "Any file marrow reads (glTF, .X, BVH, FBX, ...)")
       ->required();
+  add_load_options(cmd, options->load);
   cmd->add_option("--clip", options->clip, "Clip name or index (default: the first clip)");
   cmd->add_option("--clip-file", options->clip_file,
                   "Play this file's clips on FILE's skeleton, bound by joint name");

@@ -170,8 +170,8 @@ PoseSamples LayerStack::sample(std::span<const float> times, WrapMode wrap) cons
   return samples;
 }
 
-Status use_clips_of(Asset& asset, const std::string& clip_file) {
-  Result<Asset> other = load_asset(clip_file);
+Status use_clips_of(Asset& asset, const std::string& clip_file, const LoadOptions& load) {
+  Result<Asset> other = load_asset(clip_file, load);
   if (!other) return other.error();
   std::vector<Clip> clips;
   for (const Clip& clip : other->clips) {

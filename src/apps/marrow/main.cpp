@@ -4,6 +4,13 @@
 
 namespace marrow::cli {
 
+void add_load_options(CLI::App* cmd, LoadOptions& options) {
+  cmd->add_option("--ticks-per-second", options.ticks_per_second,
+                  "Rate of clips whose file gives none (.X without AnimTicksPerSecond: 4800; "
+                  "SMD: 30); a rate in the file wins")
+      ->check(CLI::PositiveNumber);
+}
+
 int report_error(const std::string& message) {
   std::cerr << "marrow: " << message << "\n";
   return 1;

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/budget.h"
+
 namespace marrow::gltf {
 
 using Json = nlohmann::json;
@@ -18,6 +20,9 @@ struct Document {
   std::string base_dir;  // where external buffers are looked up
   Json json;
   std::vector<std::vector<std::uint8_t>> buffers;
+  // What decoding may allocate across the whole document (buffers, every decoded accessor).
+  // Charged by the const decoders too: it is bookkeeping about the reading, not document data.
+  mutable io::DocumentBudget budget;
 };
 
 // Path strings for messages: "accessors[3].sparse".

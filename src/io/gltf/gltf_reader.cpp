@@ -8,7 +8,9 @@
 #include <map>
 
 #include "accessors.h"
+#include "common/json_depth.h"
 #include "common/reader_support.h"
+#include "common/text_lines.h"
 #include "glb_container.h"
 #include "gltf_error.h"
 #include "marrow/clip/clip_builder.h"
@@ -507,17 +509,13 @@ void read_animations(const Document& doc, Asset& asset,
   }
 }
 
+// "line:column" of a byte, lines counted by the rule every text reader shares.
 std::string json_error_place(std::span<const std::uint8_t> json, std::size_t byte) {
-  std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < byte && i < json.size(); ++i) {
-    if (json[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return std::to_string(line) + ":" + std::to_string(column);
+  const std::string_view text(reinterpret_cast<const char*>(json.data()), json.size());
+  byte = std::min(byte, text.size());
+  std::size_t start = byte;
+  while (start > 0 && !io::is_line_break(text[start - 1])) --start;
+  return std::to_string(io::line_of_byte(text, byte)) + ":" + std::to_string(byte - start + 1);
 }
 
 bool has_glb_extension(const std::string& name) {
@@ -570,6 +568,12 @@ Asset read_document(std::span<const std::uint8_t> bytes, const std::string& name
     bin.assign(chunks.bin.begin(), chunks.bin.end());
     has_bin = chunks.has_bin;
   }
+  doc.budget = io::DocumentBudget(bytes.size());
+  if (const auto deep = io::json_nested_too_deep(json_bytes, io::kMaxNestingDepth)) {
+    fail(name + ":" + json_error_place(json_bytes, *deep),
+         "JSON nests arrays and objects deeper than " + std::to_string(io::kMaxNestingDepth) +
+             " levels, the most marrow reads");
+  }
   try {
     doc.json = Json::parse(json_bytes.begin(), json_bytes.end());
   } catch (const nlohmann::json::exception& e) {
@@ -605,6 +609,11 @@ Asset read_document(std::span<const std::uint8_t> bytes, const std::string& name
   asset.source_index.assign(asset.skeleton.size(), -1);
   for (std::size_t i = 0; i < joint_of_node.size(); ++i)
     asset.source_index[joint_of_node[i]] = static_cast<std::int64_t>(i);
+  if (const std::optional<JointIndex> deep = io::joint_nested_too_deep(asset.skeleton)) {
+    fail(name, gltf::path("nodes", static_cast<std::size_t>(asset.source_index[*deep])) +
+                   " lies more than " + std::to_string(io::kMaxNestingDepth) +
+                   " nodes below its root; marrow reads hierarchies at most that deep");
+  }
   read_skins(doc, asset, joint_of_node);
   read_meshes(doc, asset, joint_of_node);
   read_animations(doc, asset, joint_of_node, nodes);
@@ -618,6 +627,8 @@ Result<Asset> read_gltf(std::span<const std::uint8_t> bytes, const std::string& 
   try {
     return read_document(bytes, name, base_dir);
   } catch (const gltf::GltfError& e) {
+    return Error{e.what()};
+  } catch (const io::BudgetExceeded& e) {
     return Error{e.what()};
   } catch (const nlohmann::json::exception& e) {
     return Error{name + ": " + e.what()};

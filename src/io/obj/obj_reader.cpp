@@ -1,6 +1,8 @@
 // OBJ through tinyobjloader. tinyobjloader accepts what it cannot parse (a bad number reads as
 // 0, an out-of-range face index only gives a warning without its line), so a short pass of our
-// own checks every v/vn/vt number and every face reference first and reports the line.
+// own checks every v/vn/vt number and every face reference first and reports the line. That
+// pass splits lines by the rule tinyobjloader uses too (LF, CRLF and a lone CR each end a line;
+// io/common/text_lines.h), so no line reaches tinyobjloader unchecked.
 #include <tiny_obj_loader.h>
 
 #include <charconv>
@@ -11,6 +13,9 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "common/budget.h"
+#include "common/reader_support.h"
+#include "common/text_lines.h"
 #include "marrow/io/obj.h"
 
 namespace marrow {
@@ -43,14 +48,10 @@ bool parse_index(std::string_view s, long long& out) {
 // The checks tinyobjloader leaves out. Returns an error naming name:line, or nothing.
 std::optional<Error> prevalidate(std::string_view text, const std::string& name) {
   long long counts[3] = {0, 0, 0};  // v, vt, vn
-  std::size_t line_number = 0, pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  io::LineSplitter lines(text);
+  while (const std::optional<io::TextLine> next = lines.next()) {
+    std::string_view line = next->text;
+    const std::size_t line_number = next->number;
     if (const std::size_t hash = line.find('#'); hash != std::string_view::npos)
       line = line.substr(0, hash);
     const std::vector<std::string_view> t = tokens(line);
@@ -124,7 +125,8 @@ void add_lines_as_warnings(const std::string& text, const std::string& name, Ass
   }
 }
 
-Result<Asset> build(const tinyobj::ObjReader& reader, const std::string& name) {
+Result<Asset> build(const tinyobj::ObjReader& reader, const std::string& name,
+                    io::DocumentBudget& budget) {
   Asset asset;
   asset.source = name;
   const JointDesc root{root_name(name), -1, Transform::identity()};
@@ -143,6 +145,12 @@ Result<Asset> build(const tinyobj::ObjReader& reader, const std::string& name) {
     if (!shapes[s].lines.indices.empty() || !shapes[s].points.indices.empty())
       asset.warnings.push_back(name + ": '" + shape_name + "': lines and points are skipped");
     if (m.indices.empty()) continue;
+    // Per face corner: an index, at most one vertex (position, normal, UV) and its map entry.
+    if (Status st = budget.try_charge(io::DocumentBudget::times(m.indices.size(), 4 + 32 + 48),
+                                      name + ": '" + shape_name + "'");
+        !st) {
+      return st.error();
+    }
     for (unsigned char fv : m.num_face_vertices) {
       if (fv != 3) return Error{name + ": '" + shape_name + "': a face was not triangulated"};
     }
@@ -213,6 +221,7 @@ Result<Asset> build(const tinyobj::ObjReader& reader, const std::string& name) {
 
 // Materials are not read (marrow has no use for them): `mtllib` and `usemtl` are ignored.
 Result<Asset> parse(const std::string& text, const std::string& name) {
+  io::DocumentBudget budget(text.size());
   if (std::optional<Error> e = prevalidate(text, name)) return *e;
   tinyobj::ObjReaderConfig config;
   config.triangulate = true;
@@ -224,7 +233,7 @@ Result<Asset> parse(const std::string& text, const std::string& name) {
     while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
     return Error{name + ": " + (err.empty() ? std::string("cannot parse") : err)};
   }
-  return build(reader, name);
+  return build(reader, name, budget);
 }
 
 }  // namespace
@@ -235,11 +244,9 @@ Result<Asset> read_obj(std::span<const std::uint8_t> bytes, const std::string& n
 }
 
 Result<Asset> read_obj(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{path + ": cannot open"};
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse(ss.str(), path);
+  Result<std::vector<std::uint8_t>> bytes = io::read_file_bytes(path);
+  if (!bytes) return bytes.error();
+  return read_obj(*bytes, path);
 }
 
 }  // namespace marrow
