@@ -258,6 +258,8 @@ struct Reader {
       } else {
         ++duplicate_bones;
       }
+      // A copy: clang 14 refuses a lambda that captures a structured binding.
+      const std::uint16_t skin_joint = it->second;
       for (unsigned w = 0; w < bone->mNumWeights; ++w) {
         const aiVertexWeight& vw = bone->mWeights[w];
         if (vw.mVertexId >= src->mNumVertices) {
@@ -271,11 +273,11 @@ struct Reader {
         if (vw.mWeight == 0) continue;
         auto& list = per_vertex[vw.mVertexId];
         auto same = std::find_if(list.begin(), list.end(),
-                                 [&](const auto& p) { return p.first == it->second; });
+                                 [&](const auto& p) { return p.first == skin_joint; });
         if (same != list.end())
           same->second += vw.mWeight;
         else
-          list.emplace_back(it->second, vw.mWeight);
+          list.emplace_back(skin_joint, vw.mWeight);
       }
     }
     if (duplicate_bones) {
