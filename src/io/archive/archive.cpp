@@ -460,7 +460,11 @@ class Decoder {
                  "joint " + std::to_string(j) + " '" + d.name + "': rest transform is not finite");
       d.rest = {
           {trs[0], trs[1], trs[2]}, {trs[3], trs[4], trs[5], trs[6]}, {trs[7], trs[8], trs[9]}};
+      const std::size_t source_at = in_.pos();
       asset_.source_index[j] = in_.i64("joint source index");
+      if (asset_.source_index[j] < -1)
+        in_.fail(source_at, "joint " + std::to_string(j) + " '" + d.name + "': source index " +
+                                std::to_string(asset_.source_index[j]) + " is below -1");
     }
     std::vector<JointIndex> joint_of_desc;
     Result<Skeleton> s = Skeleton::build(joints, name_, &joint_of_desc);
