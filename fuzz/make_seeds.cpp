@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "encodings.h"
 #include "file_set.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/io/archive.h"
@@ -25,7 +26,6 @@
 #include "marrow/io/gltf.h"
 #include "marrow/io/gltf_export.h"
 #include "marrow/io/obj.h"
-#include "x_encoding.h"
 
 namespace fs = std::filesystem;
 using marrow::Asset;
@@ -123,36 +123,6 @@ Asset trim(const Asset& a) {
   return r;
 }
 
-// OBJ text of the asset's meshes in their bind positions, one group each, with a material
-// library naming a material per mesh.
-std::pair<std::string, std::string> obj_and_mtl(const Asset& a, const std::string& mtl_name) {
-  std::ostringstream obj, mtl;
-  obj << "# " << a.source << "\nmtllib " << mtl_name << "\n";
-  std::size_t base = 1;
-  for (std::size_t m = 0; m < a.meshes.size(); ++m) {
-    const marrow::SkinnedMesh& mesh = a.meshes[m];
-    obj << "o " << (mesh.name.empty() ? "mesh" : mesh.name) << "\nusemtl material" << m << "\n";
-    mtl << "newmtl material" << m << "\nKa 0.1 0.1 0.1\nKd 0.8 0.6 0." << m % 10
-        << "\nKs 0 0 0\nNs 10\nd 1\nillum 2\nmap_Kd texture" << m << ".png\n\n";
-    for (const auto& p : mesh.positions) obj << "v " << p.x << " " << p.y << " " << p.z << "\n";
-    for (const auto& t : mesh.uvs) obj << "vt " << t[0] << " " << 1 - t[1] << "\n";
-    for (const auto& n : mesh.normals) obj << "vn " << n.x << " " << n.y << " " << n.z << "\n";
-    for (std::size_t i = 0; i + 2 < mesh.indices.size(); i += 3) {
-      obj << "f";
-      for (std::size_t k = 0; k < 3; ++k) {
-        const std::size_t v = base + mesh.indices[i + k];
-        obj << " " << v;
-        if (!mesh.uvs.empty() || !mesh.normals.empty()) obj << "/";
-        if (!mesh.uvs.empty()) obj << v;
-        if (!mesh.normals.empty()) obj << "/" << v;
-      }
-      obj << "\n";
-    }
-    base += mesh.positions.size();
-  }
-  return {obj.str(), mtl.str()};
-}
-
 void emit_asset_seeds(const fs::path& out, const std::string& stem, const Asset& full) {
   const Asset a = trim(full);
   if (auto glb = marrow::export_glb(a)) emit(out, "glb", stem + ".glb", *glb);
@@ -162,7 +132,7 @@ void emit_asset_seeds(const fs::path& out, const std::string& stem, const Asset&
     emit(out, "archive_crc", stem + ".marrow", *archive);
   }
   if (!a.meshes.empty()) {
-    const auto [obj, mtl] = obj_and_mtl(a, stem + ".mtl");
+    const auto [obj, mtl] = marrow::fuzz::obj_and_mtl(a, stem + ".mtl");
     emit(out, "obj", stem + ".obj", bytes_of(obj));
     const Bytes mtl_bytes = bytes_of(mtl);
     emit(out, "obj", stem + "_with_mtl.obj",

@@ -13,7 +13,7 @@
 #include <cstring>
 #include <fstream>
 
-#include "export/atomic_file.h"
+#include "marrow/io/atomic_file.h"
 #include "marrow/clip/clip_builder.h"
 
 namespace marrow {
@@ -704,7 +704,7 @@ Result<std::vector<std::uint8_t>> archive_bytes(const Asset& asset) {
 Status write_archive(const Asset& asset, const std::string& path) {
   Result<std::vector<std::uint8_t>> bytes = archive_bytes(asset);
   if (!bytes) return bytes.error();
-  return io_detail::write_file_atomically(path, *bytes);
+  return write_file_atomically(path, *bytes);
 }
 
 Result<Asset> read_archive(std::span<const std::uint8_t> bytes, const std::string& name) {

@@ -1,4 +1,4 @@
-#include "x_encoding.h"
+#include "encodings.h"
 
 #include <zlib.h>
 
@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <string>
 
 namespace marrow::fuzz {
@@ -210,6 +211,34 @@ std::optional<std::vector<std::uint8_t>> x_text_to_binary(std::string_view text,
   }
   flush();
   return std::move(w.bytes());
+}
+
+std::pair<std::string, std::string> obj_and_mtl(const Asset& a, const std::string& mtl_name) {
+  std::ostringstream obj, mtl;
+  obj << "# " << a.source << "\nmtllib " << mtl_name << "\n";
+  std::size_t base = 1;
+  for (std::size_t m = 0; m < a.meshes.size(); ++m) {
+    const marrow::SkinnedMesh& mesh = a.meshes[m];
+    obj << "o " << (mesh.name.empty() ? "mesh" : mesh.name) << "\nusemtl material" << m << "\n";
+    mtl << "newmtl material" << m << "\nKa 0.1 0.1 0.1\nKd 0.8 0.6 0." << m % 10
+        << "\nKs 0 0 0\nNs 10\nd 1\nillum 2\nmap_Kd texture" << m << ".png\n\n";
+    for (const auto& p : mesh.positions) obj << "v " << p.x << " " << p.y << " " << p.z << "\n";
+    for (const auto& t : mesh.uvs) obj << "vt " << t[0] << " " << 1 - t[1] << "\n";
+    for (const auto& n : mesh.normals) obj << "vn " << n.x << " " << n.y << " " << n.z << "\n";
+    for (std::size_t i = 0; i + 2 < mesh.indices.size(); i += 3) {
+      obj << "f";
+      for (std::size_t k = 0; k < 3; ++k) {
+        const std::size_t v = base + mesh.indices[i + k];
+        obj << " " << v;
+        if (!mesh.uvs.empty() || !mesh.normals.empty()) obj << "/";
+        if (!mesh.uvs.empty()) obj << v;
+        if (!mesh.normals.empty()) obj << "/" << v;
+      }
+      obj << "\n";
+    }
+    base += mesh.positions.size();
+  }
+  return {obj.str(), mtl.str()};
 }
 
 std::vector<std::uint8_t> x_mszip(const std::vector<std::uint8_t>& file, std::size_t block) {

@@ -1,12 +1,17 @@
-// Re-encodings of DirectX .X files for seeds and tests: the binary token stream of a text file,
-// and MSZIP compression ('tzip', 'bzip'). Written from the format's description (the DirectX
-// "Binary Format" token values and the MSZIP block layout, docs/formats_x.md).
+// Re-encodings for seeds and tests: the binary token stream of a DirectX .X text file and MSZIP
+// compression ('tzip', 'bzip'), written from the format's description (the DirectX "Binary
+// Format" token values and the MSZIP block layout, docs/formats_x.md); and an asset's meshes as
+// OBJ text with a material library (marrow has no OBJ writer of its own).
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "marrow/io/asset.h"
 
 namespace marrow::fuzz {
 
@@ -22,5 +27,10 @@ std::optional<std::vector<std::uint8_t>> x_text_to_binary(std::string_view text,
 // uncompressed bytes, each a WORD uncompressed size, a WORD compressed size counting the 'CK'
 // signature, 'CK' and raw deflate data whose dictionary is the 32 KiB before it.
 std::vector<std::uint8_t> x_mszip(const std::vector<std::uint8_t>& file, std::size_t block = 32768);
+
+// The asset's meshes in their stored (bind) positions as OBJ text, one object each with
+// positions, UVs (v flipped back to OBJ's convention) and normals, naming material library
+// `mtl_name`; and that library, a material per mesh with colours and a texture map.
+std::pair<std::string, std::string> obj_and_mtl(const Asset& asset, const std::string& mtl_name);
 
 }  // namespace marrow::fuzz
