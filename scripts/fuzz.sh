@@ -33,7 +33,7 @@ shared_dir=$MARROW_SHARED_DIR
 
 declare -A dict max_len globs
 all_targets=()
-while IFS=$'\t' read -r name d len g; do
+while IFS=$'\t' read -r name d len g _covers; do
   [ -n "$name" ] || continue
   all_targets+=("$name")
   dict[$name]=${d#-}
