@@ -17,6 +17,7 @@
 // touch each worker's scratch buffers for the first time). Exits 1 otherwise.
 #include <fcntl.h>
 #include <malloc.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -91,6 +92,15 @@ double rss_mib() {
   std::strtoull(buffer, &end, 10);  // total size
   const unsigned long long resident = std::strtoull(end, nullptr, 10);
   return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1 << 20);
+}
+
+// CPU seconds the process has used (all threads): on a shared machine, throughput per CPU
+// second is the figure that does not depend on what else runs.
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
 // Bytes the C allocator has handed out and not taken back (every operator new goes there).
@@ -243,7 +253,7 @@ int main(int argc, char** argv) {
   std::latch ready(static_cast<std::ptrdiff_t>(o.threads));
   // The end of the loop is measured in the last frame's barrier completion, while every worker
   // waits: a thread's exit frees its start-up state, which is not the loop's doing.
-  double rss_end = 0;
+  double rss_end = 0, cpu_end = 0;
   std::size_t heap_end = 0;
   std::uint64_t allocations_end = 0;
   // The main thread is worker 0; the barrier's completion counts frames and checks the clock.
@@ -254,6 +264,7 @@ int main(int argc, char** argv) {
       allocations_end = g_allocations.load();
       heap_end = heap_in_use();
       rss_end = rss_mib();
+      cpu_end = cpu_seconds();
       stop = true;
     }
   });
@@ -280,6 +291,7 @@ int main(int argc, char** argv) {
   ready.count_down();
   ready.wait();
   const double rss_start = rss_mib();
+  const double cpu_start = cpu_seconds();
   const std::size_t heap_start = heap_in_use();
   const std::uint64_t allocations_before = g_allocations.load();
   std::printf("%8.1f %12s %16s %16s %10.1f %12.2f\n", 0.0, "-", "-", "-", rss_start,
@@ -329,6 +341,9 @@ int main(int argc, char** argv) {
   std::printf("\nover %.1f s: %llu frames, %.0f character-frames/s, %.1f M skinned vertices/s\n",
               elapsed, static_cast<unsigned long long>(frames.load()), character_frames / elapsed,
               character_frames * static_cast<double>(crowd.vertices_per_character) / elapsed / 1e6);
+  const double cpu = cpu_end - cpu_start;
+  std::printf("CPU time %.1f s (%.2f cores busy): %.0f character-frames per CPU second\n", cpu,
+              cpu / elapsed, character_frames / cpu);
   std::printf(
       "RSS %.1f MiB at the start, %.1f MiB after the first window, %.1f MiB at the end "
       "(%+.2f MiB since the first window)\n",
