@@ -13,8 +13,8 @@
 #include <cstring>
 #include <fstream>
 
-#include "marrow/io/atomic_file.h"
 #include "marrow/clip/clip_builder.h"
+#include "marrow/io/atomic_file.h"
 
 namespace marrow {
 namespace {
