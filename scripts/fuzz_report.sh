@@ -8,7 +8,9 @@
 # measures the line, function and branch coverage of the reader it fuzzes (the COVERS folders
 # of fuzz/CMakeLists.txt) with llvm-profdata-14 and llvm-cov-14. Writes
 # COVERAGE_BUILD_DIR/report.md: per target, the fuzzing time, executions and speed, corpus size
-# and findings of the last run (FUZZ_BUILD_DIR/fuzz/summary.tsv), and the coverage.
+# and findings of the last run (FUZZ_BUILD_DIR/fuzz/summary.tsv), and the coverage; then per
+# reader, the coverage of all its targets' corpora together (the .X reader is fuzzed through
+# text, binary and MSZIP targets, the glTF reader through JSON and GLB).
 set -euo pipefail
 
 fuzz_build=$(cd "${1:?usage: scripts/fuzz_report.sh FUZZ_BUILD_DIR COVERAGE_BUILD_DIR}" && pwd)
@@ -21,6 +23,7 @@ llvmcov=$(command -v llvm-cov-14 || command -v llvm-cov)
 summary=$fuzz_build/fuzz/summary.tsv
 [ -f "$summary" ] || { echo "fuzz-report: no $summary: run make fuzz first"; exit 1; }
 profiles=$cov_build/fuzz/profiles
+declare -A reader_targets
 rm -rf "$profiles"
 mkdir -p "$profiles"
 
@@ -61,7 +64,35 @@ while IFS=$'\t' read -r name _dict max_len _globs covers; do
   printf '| %s | %s s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$seconds" "$runs" "$speed" \
     "$corpus" "$findings" "$lines" "$functions" "$branches" >>"$report"
   echo "fuzz-report: $name: lines $lines, functions $functions, branches $branches (${covers#-})"
+  reader_targets[${covers#-}]+="$name "
 done <"$cov_build/fuzz/targets.tsv"
+
+{
+  echo
+  echo "| reader | targets | lines covered | functions | branches |"
+  echo "|---|---|---:|---:|---:|"
+} >>"$report"
+for covers in "${!reader_targets[@]}"; do
+  read -r -a names <<<"${reader_targets[$covers]}"
+  raws=() objects=()
+  for n in "${names[@]}"; do
+    raws+=("$profiles/$n.profraw")
+    objects+=(-object "$cov_build/bin/fuzz_$n")
+  done
+  key=${covers//[\/,]/_}
+  "$profdata" merge -sparse "${raws[@]}" -o "$profiles/reader_$key.profdata"
+  sources=()
+  IFS=, read -r -a folders <<<"$covers"
+  for f in "${folders[@]}"; do
+    while IFS= read -r file; do sources+=("$file"); done < <(find "$source_dir/$f" -name '*.cpp' | sort)
+  done
+  "$llvmcov" report "${objects[@]:1}" -instr-profile="$profiles/reader_$key.profdata" \
+    "${sources[@]}" >"$profiles/reader_$key.coverage.txt"
+  read -r lines functions branches <<<"$(awk '/^TOTAL/ {print $10, $7, $13}' \
+    "$profiles/reader_$key.coverage.txt")"
+  printf '| %s | %s | %s | %s | %s |\n' "$covers" "${names[*]}" "$lines" "$functions" \
+    "$branches" >>"$report"
+done
 
 echo
 echo "Per-file coverage: $profiles/<target>.coverage.txt. Table for docs/reliability.md:"
