@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -133,6 +134,11 @@ struct WritingCommand {
   std::vector<std::string> (*args)(const std::string& output_path);
   bool needs_ffmpeg = false;
 };
+
+// What gtest prints for a parameter (and ctest shows in test names): the command's name.
+void PrintTo(const WritingCommand& command, std::ostream* out) {
+  *out << command.name;
+}
 
 std::vector<WritingCommand> writing_commands() {
   return {
