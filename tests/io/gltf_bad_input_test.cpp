@@ -273,6 +273,18 @@ TEST(GltfBadInput, Buffers) {
   fs::create_directory(dir / "sub");
   doc["buffers"][0]["uri"] = "sub";
   expect_error(read_text(doc.dump(), "e.gltf", dir.path().string()), "e.gltf", {"buffers[0].uri"});
+  // Nothing outside the document's folder is read, even when it exists: an absolute path, a
+  // way up, a percent-encoded way up, a way up hidden after a way down.
+  write_file(dir / "sub" / "inside.bin", b.bin);
+  for (const char* uri :
+       {"/etc/passwd", "../buffers/data.bin", "%2E%2E/x.bin", "sub/../../x.bin"}) {
+    doc["buffers"][0]["uri"] = uri;
+    expect_error(read_text(doc.dump(), "e.gltf", (dir / "sub").string()), "e.gltf",
+                 {"buffers[0].uri", "leaves the document's folder"});
+  }
+  // Below the folder is fine.
+  doc["buffers"][0]["uri"] = "sub/inside.bin";
+  EXPECT_TRUE(read_text(doc.dump(), "e.gltf", dir.path().string()).ok());
 }
 
 TEST(GltfBadInput, Accessors) {

@@ -1,6 +1,10 @@
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 
 #include "commands.h"
+#include "marrow/io/atomic_file.h"
 
 namespace marrow::cli {
 
@@ -35,9 +39,21 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  // Ctrl-C or a kill while a command writes leaves no temporary file behind.
+  marrow::remove_temporaries_on_signal();
+  int status = 1;
   try {
-    return run ? run() : 1;
+    status = run ? run() : 1;
   } catch (const std::exception& e) {
     return marrow::cli::report_error(e.what());
   }
+  // What went to standard output must have arrived (a full disk, a closed pipe): a command whose
+  // output was lost fails.
+  errno = 0;
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    const std::string why = errno != 0 ? std::strerror(errno) : "write error";
+    return marrow::cli::report_error("cannot write standard output: " + why);
+  }
+  return status;
 }

@@ -13,8 +13,8 @@
 #include <cstring>
 #include <fstream>
 
-#include "export/atomic_file.h"
 #include "marrow/clip/clip_builder.h"
+#include "marrow/io/atomic_file.h"
 
 namespace marrow {
 namespace {
@@ -460,7 +460,11 @@ class Decoder {
                  "joint " + std::to_string(j) + " '" + d.name + "': rest transform is not finite");
       d.rest = {
           {trs[0], trs[1], trs[2]}, {trs[3], trs[4], trs[5], trs[6]}, {trs[7], trs[8], trs[9]}};
+      const std::size_t source_at = in_.pos();
       asset_.source_index[j] = in_.i64("joint source index");
+      if (asset_.source_index[j] < -1)
+        in_.fail(source_at, "joint " + std::to_string(j) + " '" + d.name + "': source index " +
+                                std::to_string(asset_.source_index[j]) + " is below -1");
     }
     std::vector<JointIndex> joint_of_desc;
     Result<Skeleton> s = Skeleton::build(joints, name_, &joint_of_desc);
@@ -700,7 +704,7 @@ Result<std::vector<std::uint8_t>> archive_bytes(const Asset& asset) {
 Status write_archive(const Asset& asset, const std::string& path) {
   Result<std::vector<std::uint8_t>> bytes = archive_bytes(asset);
   if (!bytes) return bytes.error();
-  return io_detail::write_file_atomically(path, *bytes);
+  return write_file_atomically(path, *bytes);
 }
 
 Result<Asset> read_archive(std::span<const std::uint8_t> bytes, const std::string& name) {

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "export/atomic_file.h"
+#include "marrow/io/atomic_file.h"
 #include "marrow/io/gltf_export.h"
 
 namespace marrow {
@@ -656,25 +656,25 @@ Status write_gltf(const Asset& asset, const std::string& path, const GltfExportO
   if (ext == ".glb") {
     Result<std::vector<std::uint8_t>> bytes = export_glb(asset, notes);
     if (!bytes) return bytes.error();
-    return io_detail::write_file_atomically(path, *bytes);
+    return write_file_atomically(path, *bytes);
   }
   if (ext != ".gltf") return Error{path + ": glTF export writes .glb or .gltf, not '" + ext + "'"};
   if (options.embed_buffer) {
     Result<std::vector<std::uint8_t>> bytes = export_gltf_embedded(asset, notes);
     if (!bytes) return bytes.error();
-    return io_detail::write_file_atomically(path, *bytes);
+    return write_file_atomically(path, *bytes);
   }
   Result<Document> doc = build_document(asset, notes);
   if (!doc) return doc.error();
   if (Status st = check_size(*doc, asset); !st) return st.error();
-  if (doc->bin.empty()) return io_detail::write_file_atomically(path, json_bytes(doc->json));
+  if (doc->bin.empty()) return write_file_atomically(path, json_bytes(doc->json));
   const std::filesystem::path p(path);
   const std::filesystem::path bin_path = p.parent_path() / (p.stem().string() + ".bin");
   doc->json["buffers"][0]["uri"] = uri_of(bin_path.filename().string());
   const std::vector<std::uint8_t> text = json_bytes(doc->json);
   // The .bin first: the .gltf that refers to it appears only once it is complete.
-  const io_detail::FileContents files[] = {{bin_path.string(), doc->bin}, {path, text}};
-  return io_detail::write_files_atomically(files);
+  const FileContents files[] = {{bin_path.string(), doc->bin}, {path, text}};
+  return write_files_atomically(files);
 }
 
 }  // namespace marrow

@@ -129,7 +129,15 @@ std::string percent_decode(std::string_view s) {
 
 std::vector<std::uint8_t> read_external(const Document& doc, const std::string& uri,
                                         std::uint64_t byte_length, const std::string& where) {
-  const std::filesystem::path file = std::filesystem::path(doc.base_dir) / percent_decode(uri);
+  // Only files beside the document or below its folder: a file from anywhere must not make
+  // marrow read (and, converted, hand on) /etc/passwd or ../../secrets.
+  const std::filesystem::path relative =
+      std::filesystem::path(percent_decode(uri)).lexically_normal();
+  if (relative.has_root_path() || (!relative.empty() && *relative.begin() == "..")) {
+    fail(doc.name, where + ": '" + uri +
+                       "' leaves the document's folder; buffer files are read from beside it only");
+  }
+  const std::filesystem::path file = std::filesystem::path(doc.base_dir) / relative;
   std::error_code ec;
   const auto size = std::filesystem::file_size(file, ec);
   if (ec) fail(doc.name, where + ": cannot open buffer file '" + file.string() + "'");

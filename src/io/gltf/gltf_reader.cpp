@@ -328,7 +328,14 @@ void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex
           fail(doc.name, where + ": expected " + std::to_string(vertex_count) + " elements of " +
                              std::to_string(components) + " components");
         }
-        return gltf::read_floats(doc, acc, where);
+        std::vector<float> values = gltf::read_floats(doc, acc, where);
+        // Like positions: a non-finite normal, tangent or UV would reach the skinning kernels.
+        for (std::size_t k = 0; k < values.size(); ++k) {
+          if (!std::isfinite(values[k]))
+            fail(doc.name,
+                 where + ": element " + std::to_string(k / components) + " is not finite");
+        }
+        return values;
       };
       const std::vector<float> normals = optional_attribute("NORMAL", 3);
       for (std::size_t v = 0; v * 3 < normals.size(); ++v)

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <unordered_map>
@@ -33,10 +34,13 @@ std::vector<std::string_view> tokens(std::string_view line) {
   return out;
 }
 
+// A number tinyobjloader will store as a finite float: 1e97 is a finite double but infinity
+// as a float.
 bool parse_number(std::string_view s, double& out) {
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);
   const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && ptr == s.data() + s.size() && std::isfinite(out);
+  return ec == std::errc() && ptr == s.data() + s.size() &&
+         std::fabs(out) <= std::numeric_limits<float>::max();
 }
 
 bool parse_index(std::string_view s, long long& out) {
@@ -65,8 +69,8 @@ std::optional<Error> prevalidate(std::string_view text, const std::string& name)
       for (std::size_t i = 1; i < t.size() && i <= most; ++i) {
         double v = 0;
         if (!parse_number(t[i], v))
-          return make_error(
-              where, std::string(what) + ": '" + std::string(t[i]) + "' is not a finite number");
+          return make_error(where, std::string(what) + ": '" + std::string(t[i]) +
+                                       "' is not a finite number a float can hold");
       }
       return std::nullopt;
     };
