@@ -9,7 +9,8 @@ CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 # Debian packages the build, tests and tools need.
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config git \
   nlohmann-json3-dev zlib1g-dev libassimp-dev libcli11-dev libstb-dev libgtest-dev libgmock-dev \
-  libbenchmark-dev clang-format libtinyobjloader-dev libeigen3-dev libembree-dev
+  libbenchmark-dev clang-format libtinyobjloader-dev libeigen3-dev libembree-dev \
+  libpugixml-dev
 
 .PHONY: all deps build test test-release test-asan demo bench format format-check clean
 

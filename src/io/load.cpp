@@ -6,6 +6,7 @@
 #include "marrow/io/asset.h"
 #include "marrow/io/assimp_import.h"
 #include "marrow/io/bvh.h"
+#include "marrow/io/collada.h"
 #include "marrow/io/gltf.h"
 #include "marrow/io/obj.h"
 #include "marrow/io/x_file.h"
@@ -45,8 +46,8 @@ Result<Asset> load_asset(const std::string& path) {
   if (ext == ".obj") return read_obj(path);
   if (ext == ".bvh") return read_bvh(path);
   if (ext == ".x") return read_x(path);
-  if (ext == ".fbx" || ext == ".dae" || ext == ".md5mesh" || ext == ".smd")
-    return read_assimp(path);
+  if (ext == ".dae") return read_collada(path);
+  if (ext == ".fbx" || ext == ".md5mesh" || ext == ".smd") return read_assimp(path);
   return Error{
       path + ": unsupported file type '" + ext +
       "' (marrow reads .gltf, .glb, .x, .bvh, .fbx, .dae, .md5mesh, .smd, .obj and .marrow)"};
