@@ -27,6 +27,8 @@ class ColladaError : public std::runtime_error {
 inline constexpr std::size_t kMaxNodeDepth = 1024;      // nested <node>s
 inline constexpr std::size_t kMaxAnimationDepth = 256;  // nested <animation>s
 inline constexpr std::size_t kMaxControllerChain = 8;   // skin of a morph of ...
+// Scene nodes (instance_node copies included): this many, plus one per two bytes of the file.
+inline constexpr std::size_t kNodesBase = 1024;
 
 // <source> data through its <accessor>: `count` elements of `stride` values (floats or names).
 struct Source {
@@ -44,6 +46,7 @@ class Document {
   Document(std::span<const std::uint8_t> bytes, std::string name);
 
   const std::string& name() const { return name_; }
+  std::size_t size() const { return text_.size(); }
   pugi::xml_node root() const { return root_; }
 
   // "file:line" of an element (or the file alone when unknown).

@@ -224,6 +224,9 @@ Scene read_scene(const Document& doc, std::vector<std::string>& warnings) {
     std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(first), stack.end());
   };
   push_children(visual, 0, 1);
+  // <instance_node> multiplies nodes: a budget proportional to the file keeps a small file from
+  // asking for millions of them.
+  const std::size_t node_limit = std::min<std::size_t>(kMaxJoints, kNodesBase + doc.size() / 2);
   bool skew_seen = false;
   while (!stack.empty()) {
     const Item item = stack.back();
@@ -231,9 +234,10 @@ Scene read_scene(const Document& doc, std::vector<std::string>& warnings) {
     if (item.depth > kMaxNodeDepth)
       doc.fail(item.element, "nodes nested deeper than " + std::to_string(kMaxNodeDepth) +
                                  " levels (or an <instance_node> cycle)");
-    if (scene.nodes.size() >= kMaxJoints)
-      doc.fail(item.element, "the scene has more than " + std::to_string(kMaxJoints - 1) +
-                                 " nodes (instance_node copies included)");
+    if (scene.nodes.size() >= node_limit)
+      doc.fail(item.element, "more nodes than a file of " + std::to_string(doc.size()) +
+                                 " bytes may make (" + std::to_string(node_limit) +
+                                 ", instance_node copies included)");
     SceneNode node;
     node.element = item.element;
     node.parent = item.parent;
