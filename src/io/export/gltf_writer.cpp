@@ -12,123 +12,23 @@
 #include <optional>
 
 #include "export/atomic_file.h"
+#include "export/gltf_document.h"
+#include "export/gltf_morph_export.h"
 #include "marrow/io/gltf_export.h"
 #include "marrow/skin/morph.h"
 
 namespace marrow {
 namespace {
 
-using Json = nlohmann::json;
-
-constexpr int kFloat = 5126, kUnsignedByte = 5121, kUnsignedShort = 5123, kUnsignedInt = 5125;
-constexpr int kArrayBuffer = 34962, kElementArrayBuffer = 34963;
-
-struct ExportError {
-  std::string message;
-};
-
-class Document {
- public:
-  Json json = Json::object();
-  std::vector<std::uint8_t> bin;
-
-  // Appends raw bytes as a bufferView (aligned to 4) and returns its index.
-  int add_view(const void* data, std::size_t bytes, std::optional<int> target) {
-    while (bin.size() % 4 != 0) bin.push_back(0);
-    Json view = {{"buffer", 0}, {"byteOffset", bin.size()}, {"byteLength", bytes}};
-    if (target) view["target"] = *target;
-    const auto* p = static_cast<const std::uint8_t*>(data);
-    bin.insert(bin.end(), p, p + bytes);
-    views().push_back(std::move(view));
-    return static_cast<int>(views().size() - 1);
-  }
-
-  // A float accessor over `floats` (count * components), with min/max when asked.
-  int add_floats(const std::vector<float>& floats, int components, const char* type,
-                 std::optional<int> target, bool bounds) {
-    const std::size_t count = floats.size() / static_cast<std::size_t>(components);
-    const int view = add_view(floats.data(), floats.size() * sizeof(float), target);
-    Json accessor = {
-        {"bufferView", view}, {"componentType", kFloat}, {"count", count}, {"type", type}};
-    if (bounds) {
-      std::vector<float> lo(static_cast<std::size_t>(components), INFINITY);
-      std::vector<float> hi(static_cast<std::size_t>(components), -INFINITY);
-      for (std::size_t i = 0; i < floats.size(); ++i) {
-        const std::size_t c = i % static_cast<std::size_t>(components);
-        lo[c] = std::min(lo[c], floats[i]);
-        hi[c] = std::max(hi[c], floats[i]);
-      }
-      accessor["min"] = to_doubles(lo);
-      accessor["max"] = to_doubles(hi);
-    }
-    return push_accessor(std::move(accessor));
-  }
-
-  // A VEC3 float accessor of `count` elements that are zero except at `indices` (strictly
-  // increasing), where they are `values`: a sparse accessor on zeros (no bufferView), or zeros
-  // alone when nothing deviates. min/max cover the zeros too when `bounds`.
-  int add_sparse_vec3(std::size_t count, const std::vector<std::uint32_t>& indices,
-                      const std::vector<Vec3>& values, bool bounds) {
-    Json accessor = {{"componentType", kFloat}, {"count", count}, {"type", "VEC3"}};
-    if (!indices.empty()) {
-      Json index_part;
-      if (count <= 0xFFFF) {
-        const std::vector<std::uint16_t> shorts(indices.begin(), indices.end());
-        index_part = {{"bufferView", add_view(shorts.data(), shorts.size() * 2, std::nullopt)},
-                      {"componentType", kUnsignedShort}};
-      } else {
-        index_part = {{"bufferView", add_view(indices.data(), indices.size() * 4, std::nullopt)},
-                      {"componentType", kUnsignedInt}};
-      }
-      const int value_view = add_view(values.data(), values.size() * sizeof(Vec3), std::nullopt);
-      accessor["sparse"] = {{"count", indices.size()},
-                            {"indices", std::move(index_part)},
-                            {"values", {{"bufferView", value_view}}}};
-    }
-    if (bounds) {
-      // Zeros remain wherever fewer elements deviate than there are.
-      const float start = indices.size() < count ? 0.0f : INFINITY;
-      std::vector<float> lo(3, start), hi(3, indices.size() < count ? 0.0f : -INFINITY);
-      for (const Vec3& v : values) {
-        const float c[3] = {v.x, v.y, v.z};
-        for (std::size_t k = 0; k < 3; ++k) {
-          lo[k] = std::min(lo[k], c[k]);
-          hi[k] = std::max(hi[k], c[k]);
-        }
-      }
-      accessor["min"] = to_doubles(lo);
-      accessor["max"] = to_doubles(hi);
-    }
-    return push_accessor(std::move(accessor));
-  }
-
-  template <typename T>
-  int add_integers(const std::vector<T>& values, int component_type, const char* type,
-                   std::size_t count, std::optional<int> target) {
-    const int view = add_view(values.data(), values.size() * sizeof(T), target);
-    return push_accessor({{"bufferView", view},
-                          {"componentType", component_type},
-                          {"count", count},
-                          {"type", type}});
-  }
-
-  static Json to_doubles(const std::vector<float>& v) {
-    Json a = Json::array();
-    for (float f : v) a.push_back(static_cast<double>(f));
-    return a;
-  }
-
- private:
-  Json& views() {
-    if (!json.contains("bufferViews")) json["bufferViews"] = Json::array();
-    return json["bufferViews"];
-  }
-  int push_accessor(Json accessor) {
-    if (!json.contains("accessors")) json["accessors"] = Json::array();
-    json["accessors"].push_back(std::move(accessor));
-    return static_cast<int>(json["accessors"].size() - 1);
-  }
-};
+using gltf_out::Document;
+using gltf_out::ExportError;
+using gltf_out::Json;
+using gltf_out::kArrayBuffer;
+using gltf_out::kElementArrayBuffer;
+using gltf_out::kFloat;
+using gltf_out::kUnsignedByte;
+using gltf_out::kUnsignedInt;
+using gltf_out::kUnsignedShort;
 
 class Writer {
  public:
@@ -336,7 +236,8 @@ class Writer {
     if (skinned) write_influences(mesh, what, attributes);
 
     Json primitive = {{"attributes", std::move(attributes)}};
-    write_targets(mesh, what, primitive);
+    gltf_out::write_targets(doc_, mesh, what, morphs_.find(mesh.node), primitive, notes_,
+                            asset_.source.empty() ? std::string("asset") : asset_.source);
     if (!mesh.indices.empty()) {
       if (mesh.indices.size() % 3 != 0)
         fail(what + ": " + std::to_string(mesh.indices.size()) +
@@ -361,33 +262,6 @@ class Writer {
       note(what + ": no indices and a vertex count not divisible by 3; written as points");
     }
     return primitive;
-  }
-
-  // The primitive's morph targets as sparse accessors, padded with empty targets to the number
-  // of weights of the mesh's node (glTF gives every primitive of a mesh the same count).
-  void write_targets(const SkinnedMesh& mesh, const std::string& what, Json& primitive) {
-    const MorphSlots* slots = morphs_.find(mesh.node);
-    if (mesh.morph_targets.empty() && !slots) return;
-    if (Status st = validate_morph_targets(mesh); !st) fail(st.error().message);
-    const std::size_t n = mesh.vertex_count();
-    const bool normals = mesh.normals.size() == n, tangents = mesh.tangents.size() == n;
-    Json targets = Json::array();
-    const std::size_t count = slots ? slots->count : mesh.morph_targets.size();
-    for (std::size_t t = 0; t < count; ++t) {
-      const MorphTarget empty;
-      const MorphTarget& target = t < mesh.morph_targets.size() ? mesh.morph_targets[t] : empty;
-      Json out = {
-          {"POSITION", doc_.add_sparse_vec3(n, target.vertices, target.position_deltas, true)}};
-      if (normals && !target.normal_deltas.empty())
-        out["NORMAL"] = doc_.add_sparse_vec3(n, target.vertices, target.normal_deltas, false);
-      if (tangents && !target.tangent_deltas.empty())
-        out["TANGENT"] = doc_.add_sparse_vec3(n, target.vertices, target.tangent_deltas, false);
-      targets.push_back(std::move(out));
-    }
-    if (mesh.morph_targets.size() < count)
-      note(what + ": padded with " + std::to_string(count - mesh.morph_targets.size()) +
-           " empty morph targets to its node's " + std::to_string(count));
-    primitive["targets"] = std::move(targets);
   }
 
   // JOINTS_n / WEIGHTS_n, four influences per set, weights summing to one per vertex.
@@ -510,7 +384,7 @@ class Writer {
       Json mesh = {{"primitives", std::move(primitives)}};
       const MorphSlots* slots =
           key.first < 0 ? nullptr : morphs_.find(static_cast<JointIndex>(key.first));
-      if (slots) write_mesh_morph_info(*slots, mesh);
+      if (slots) gltf_out::write_mesh_morph_info(morphs_, *slots, mesh);
       if (!name.empty()) {
         // Our reader names primitives "mesh#p"; strip that so names survive a round trip.
         if (groups[key].size() > 1 && name.size() > 2 && name.ends_with("#0"))
@@ -542,31 +416,6 @@ class Writer {
     if (!nodes_.empty()) doc_.json["nodes"] = nodes_;
   }
 
-  // The mesh's default weights (when some is not 0) and extras.targetNames (when some target
-  // has a name), from the node's slots.
-  void write_mesh_morph_info(const MorphSlots& slots, Json& mesh) const {
-    const auto defaults = morphs_.default_weights().subspan(slots.first, slots.count);
-    if (std::any_of(defaults.begin(), defaults.end(), [](float w) { return w != 0; })) {
-      Json weights = Json::array();
-      for (float w : defaults) weights.push_back(static_cast<double>(w));
-      mesh["weights"] = std::move(weights);
-    }
-    const auto names = morphs_.names().subspan(slots.first, slots.count);
-    if (std::any_of(names.begin(), names.end(), [](const std::string& n) { return !n.empty(); }))
-      mesh["extras"]["targetNames"] = Json(std::vector<std::string>(names.begin(), names.end()));
-  }
-
-  static const char* interpolation_name(Interpolation i) {
-    switch (i) {
-      case Interpolation::kStep:
-        return "STEP";
-      case Interpolation::kCubicSpline:
-        return "CUBICSPLINE";
-      case Interpolation::kLinear:
-        break;
-    }
-    return "LINEAR";
-  }
   static const char* path_name(TrackTarget t) {
     switch (t) {
       case TrackTarget::kRotation:
@@ -577,44 +426,6 @@ class Writer {
         break;
     }
     return "translation";
-  }
-
-  // One `weights` channel per weight track and glTF node holding the track's meshes; a track
-  // whose slots are not its node's in this asset is dropped with a note.
-  void write_weight_channels(const Clip& clip, Json& samplers, Json& channels) {
-    for (std::size_t t = 0; t < clip.weight_tracks().size(); ++t) {
-      const WeightTrack& track = clip.weight_tracks()[t];
-      const MorphSlots* slots = morphs_.find(track.node);
-      const auto nodes = morph_nodes_.find(track.node);
-      if (!slots || slots->first != track.first_weight || slots->count != track.weight_count ||
-          nodes == morph_nodes_.end()) {
-        note("clip '" + clip.name() + "': the weights of node '" +
-             clip.weight_track_node_names()[t] +
-             "' do not match the morph targets of its meshes; not written");
-        continue;
-      }
-      Interpolation interpolation = track.interpolation;
-      const std::span<const float> values = clip.values().subspan(
-          track.first_value, std::size_t{track.key_count} * floats_per_key(track));
-      std::vector<float> out;
-      if (track.key_count == 1 && interpolation == Interpolation::kCubicSpline) {
-        out.assign(values.begin() + track.weight_count, values.begin() + 2 * track.weight_count);
-        interpolation = Interpolation::kStep;
-      } else {
-        out.assign(values.begin(), values.end());
-      }
-      const std::span<const float> times = clip.times().subspan(track.first_key, track.key_count);
-      const int input = doc_.add_floats(std::vector<float>(times.begin(), times.end()), 1, "SCALAR",
-                                        std::nullopt, true);
-      const int output = doc_.add_floats(out, 1, "SCALAR", std::nullopt, false);
-      samplers.push_back({{"input", input},
-                          {"output", output},
-                          {"interpolation", interpolation_name(interpolation)}});
-      for (int node : nodes->second) {
-        channels.push_back(
-            {{"sampler", samplers.size() - 1}, {"target", {{"node", node}, {"path", "weights"}}}});
-      }
-    }
   }
 
   void write_animations() {
@@ -658,12 +469,13 @@ class Writer {
                                            comps == 4 ? "VEC4" : "VEC3", std::nullopt, false);
         samplers.push_back({{"input", input},
                             {"output", output},
-                            {"interpolation", interpolation_name(interpolation)}});
+                            {"interpolation", gltf_out::interpolation_name(interpolation)}});
         channels.push_back(
             {{"sampler", samplers.size() - 1},
              {"target", {{"node", node_of(track.joint)}, {"path", path_name(track.target)}}}});
       }
-      write_weight_channels(clip, samplers, channels);
+      gltf_out::write_weight_channels(doc_, clip, morphs_, morph_nodes_, samplers, channels,
+                                      notes_);
       if (channels.empty()) {
         note("clip '" + clip.name() + "': no channel reaches a node of the output; not written");
         continue;
