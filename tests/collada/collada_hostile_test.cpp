@@ -127,6 +127,20 @@ TEST(ColladaHostile, CurvesThatGoBackInTimeOrLackTangents) {
   expect_error(replace(doc, "target=\"n/t.X\"", "target=\"n/t.Q\""), {"member .Q"});
 }
 
+TEST(ColladaHostile, UnitsAndClipRangesOutOfReason) {
+  const std::string doc = collada_test::maya_document();
+  expect_error(replace(doc, "meter=\"0.01\"", "meter=\"1e300\""),
+               {"<unit name='centimeter'>", "is not a length between 1e-9 and 1e9 metres"});
+  expect_error(replace(doc, "meter=\"0.01\"", "meter=\"-1\""), {"meter='-1'"});
+  expect_error(replace(doc, "</library_animations>",
+                       "</library_animations><library_animation_clips><animation_clip id=\"c\" "
+                       "start=\"0\" end=\"1e30\"><instance_animation url=\"#t\"/>"
+                       "</animation_clip></library_animation_clips>"),
+               {"<animation_clip id='c'>", "are not a time range"});
+  expect_error(replace(doc, "<up_axis>Z_UP</up_axis>", "<up_axis>W_UP</up_axis>"),
+               {"'W_UP' is not X_UP, Y_UP or Z_UP"});
+}
+
 // Nesting and instancing that would recurse, loop or multiply without bound.
 TEST(ColladaHostile, DeepNestingCyclesAndExplosionsAreRefusedQuickly) {
   std::string deep;

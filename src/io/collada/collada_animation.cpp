@@ -432,7 +432,9 @@ void AnimationModel::read_clips(const std::string& default_clip_name,
       const auto [lo, hi] = key_range(range.channels);
       range.start = clip.attribute("start").as_double(0.0);
       range.end = clip.attribute("end") ? clip.attribute("end").as_double() : hi;
-      if (!std::isfinite(range.start) || !std::isfinite(range.end) || range.end < range.start)
+      // Within ±10^7 s (115 days): clip times are floats from the start.
+      if (!(std::fabs(range.start) <= 1e7) || !(std::fabs(range.end) <= 1e7) ||
+          range.end < range.start)
         doc_.fail(clip, "start " + std::string(clip.attribute("start").as_string()) + " and end " +
                             clip.attribute("end").as_string() + " are not a time range");
       (void)lo;

@@ -92,7 +92,8 @@ class NodeBaker {
       }
       const Transform left = exact(b, true);
       // Cut first where rotate angles sweep far (see angle_pieces), then refine each piece.
-      const std::size_t n = pieces(a, b);
+      std::size_t n = std::min(pieces(a, b), in_.key_budget + 1);  // pieces are keys too
+      in_.key_budget -= n - 1;
       for (std::size_t p = 1; p < n; ++p) {
         const double m = a + (b - a) * static_cast<double>(p) / static_cast<double>(n);
         const double from = out.back().time;

@@ -148,9 +148,9 @@ Scene read_scene(const Document& doc, std::vector<std::string>& warnings) {
   const pugi::xml_node asset = doc.root().child("asset");
   if (const pugi::xml_node unit = asset.child("unit")) {
     scene.meter = unit.attribute("meter").as_double(1.0);
-    if (!(scene.meter > 0) || !std::isfinite(scene.meter))
+    if (!(scene.meter >= 1e-9 && scene.meter <= 1e9))
       doc.fail(unit, "meter=" + io::quote_token(unit.attribute("meter").as_string()) +
-                         " is not a positive length");
+                         " is not a length between 1e-9 and 1e9 metres");
   }
   if (const pugi::xml_node up = asset.child("up_axis")) {
     scene.up_axis = up.child_value();
