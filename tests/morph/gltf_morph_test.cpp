@@ -158,6 +158,18 @@ TEST(GltfMorph, SharedAnimatedMorphCube) {
     const std::vector<float> mid = weights_at(*a, 0, 0.5f * (times[k] + times[k + 1]));
     EXPECT_NEAR(mid[1], 0.5f * (values[k * 2 + 1] + values[k * 2 + 3]), kTol);
   }
+  // Morphed positions: the run-time kernel against base + sum w * delta, vertex by vertex.
+  for (float t : {0.5f, 1.6f, 2.9f}) {
+    const std::vector<float> w = weights_at(*a, 0, t);
+    const std::vector<Vec3> p = morphed(*a, w);
+    std::vector<Vec3> expected = m.positions;
+    for (std::size_t k = 0; k < m.morph_targets.size(); ++k) {
+      const MorphTarget& target = m.morph_targets[k];
+      for (std::size_t i = 0; i < target.vertices.size(); ++i)
+        expected[target.vertices[i]] += target.position_deltas[i] * w[k];
+    }
+    for (std::size_t v = 0; v < m.vertex_count(); ++v) expect_near(p[v], expected[v]);
+  }
 }
 
 TEST(GltfMorph, SharedMorphPrimitivesTestGivesEachPrimitiveTheNodesWeights) {
