@@ -21,7 +21,8 @@ CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config git \
   nlohmann-json3-dev zlib1g-dev libassimp-dev libcli11-dev libstb-dev libgtest-dev libgmock-dev \
   libbenchmark-dev clang-format libtinyobjloader-dev libeigen3-dev libembree-dev \
-  clang-14 libclang-rt-14-dev llvm-14
+  clang-14 libclang-rt-14-dev llvm-14 \
+  libpugixml-dev
 
 .PHONY: all deps build test test-release test-asan test-tsan fuzz fuzz-build fuzz-report demo bench soak \
   format format-check clean

@@ -6,6 +6,7 @@
 #include "marrow/io/asset.h"
 #include "marrow/io/assimp_import.h"
 #include "marrow/io/bvh.h"
+#include "marrow/io/collada.h"
 #include "marrow/io/gltf.h"
 #include "marrow/io/md5.h"
 #include "marrow/io/obj.h"
@@ -50,6 +51,7 @@ Result<Asset> load_asset(const std::string& path, const LoadOptions& options) {
   if (ext == ".md5mesh") return read_md5mesh(path, options);
   if (ext == ".md5anim") return read_md5anim(path);
   if (ext == ".smd") return read_smd(path, options);
+  if (ext == ".dae") return read_collada(path);
   if (is_assimp_extension(ext)) {
     return options.isolate_importers ? read_assimp_isolated(path, options)
                                      : read_assimp(path, options);

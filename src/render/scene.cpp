@@ -160,6 +160,8 @@ Result<SceneRenderer> SceneRenderer::create(const Asset& asset, const SceneStyle
     }
   }
   bool any_weight = false;
+  const MorphLayout morphs = MorphLayout::build(asset.meshes);
+  r.default_weights_.assign(morphs.default_weights().begin(), morphs.default_weights().end());
   for (const SkinnedMesh& mesh : asset.meshes) {
     MeshState state;
     state.mesh = &mesh;
@@ -177,6 +179,13 @@ Result<SceneRenderer> SceneRenderer::create(const Asset& asset, const SceneStyle
       if (!built) return make_error(asset.source, built.error().message);
       state.skinning = std::move(built).value();
       state.palette.resize(state.skin->joints.size());
+    }
+    if (!mesh.morph_targets.empty()) {
+      Result<MorphMesh> morph = MorphMesh::build(mesh, state.skinning ? &*state.skinning : nullptr);
+      if (!morph) return make_error(asset.source, morph.error().message);
+      state.morph = std::move(morph).value();
+      state.morphed = MorphedVertices::create(*state.morph);
+      state.first_weight = morphs.find(mesh.node)->first;
     }
     state.positions.resize(n);
     if (mesh.normals.size() == n) state.normals.resize(n);
@@ -247,31 +256,47 @@ Result<SceneRenderer> SceneRenderer::create(const Asset& asset, const SceneStyle
   return r;
 }
 
-bool SceneRenderer::set_pose(std::span<const Mat4> model) {
+bool SceneRenderer::set_pose(std::span<const Mat4> model, std::span<const float> morph_weights) {
   const Skeleton& skeleton = asset_->skeleton;
   if (model.size() < skeleton.size()) return false;
+  if (morph_weights.size() < default_weights_.size()) morph_weights = default_weights_;
   for (std::size_t j = 0; j < skeleton.size(); ++j) joint_positions_[j] = model[j].translation();
   for (MeshState& state : meshes_) {
     const SkinnedMesh& mesh = *state.mesh;
+    // Morph targets first, in bind space: the face moves, then the bones carry it.
+    const bool morphed = state.morph && MorphJob{&*state.morph,
+                                                 morph_weights.subspan(state.first_weight,
+                                                                       mesh.morph_targets.size()),
+                                                 &state.morphed}
+                                            .run();
     if (state.skinning) {
       // glTF's rule, which every importer follows: a skinned mesh is placed by its joints alone.
       compute_skinning_palette(*state.skin, model, state.palette);
       SkinningOutput out{state.positions, state.normals, {}};
-      if (!skin(*state.skinning, state.palette, style_.method, out)) {
-        std::fill(state.positions.begin(), state.positions.end(), Vec3{});
-      }
+      const std::size_t n = state.positions.size();
+      const bool done =
+          morphed ? skin(*state.skinning, state.morphed, state.palette, style_.method, out, 0, n)
+                  : skin(*state.skinning, state.palette, style_.method, out);
+      if (!done) std::fill(state.positions.begin(), state.positions.end(), Vec3{});
       continue;
     }
+    const std::span<const Vec3> bind_positions =
+        morphed ? std::span<const Vec3>(state.morphed.positions).first(mesh.positions.size())
+                : std::span<const Vec3>(mesh.positions);
+    const std::span<const Vec3> bind_normals =
+        morphed && !state.morphed.normals.empty()
+            ? std::span<const Vec3>(state.morphed.normals).first(mesh.normals.size())
+            : std::span<const Vec3>(mesh.normals);
     const Mat4 place = mesh.node < skeleton.size() ? model[mesh.node] : Mat4::identity();
-    for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
-      state.positions[v] = transform_point(place, mesh.positions[v]);
+    for (std::size_t v = 0; v < bind_positions.size(); ++v) {
+      state.positions[v] = transform_point(place, bind_positions[v]);
     }
     if (!state.normals.empty()) {
       // Normals go through the inverse transpose (right under non-uniform scale).
       Mat4 inverse;
       if (!invert_affine(place, inverse)) inverse = Mat4::identity();
-      for (std::size_t v = 0; v < mesh.normals.size(); ++v) {
-        const Vec3 n = mesh.normals[v];
+      for (std::size_t v = 0; v < bind_normals.size(); ++v) {
+        const Vec3 n = bind_normals[v];
         state.normals[v] = {inverse.m[0] * n.x + inverse.m[1] * n.y + inverse.m[2] * n.z,
                             inverse.m[4] * n.x + inverse.m[5] * n.y + inverse.m[6] * n.z,
                             inverse.m[8] * n.x + inverse.m[9] * n.y + inverse.m[10] * n.z};

@@ -69,8 +69,8 @@ MARROW_INLINE void lbs_group(const KernelArgs& a, const Mat4* palette,
   const std::size_t k = K ? K : k_runtime;
   const std::uint16_t* joints = d.joints.data() + g.first_influence + (s0 - g.begin) * k;
   const float* weights = d.weights.data() + g.first_influence + (s0 - g.begin) * k;
-  const float* positions = &d.positions[0].x;
-  const float* normals = a.normals ? &d.normals[0].x : nullptr;
+  const float* positions = &a.bind_positions[0].x;
+  const float* normals = a.normals ? &a.bind_normals[0].x : nullptr;
   float* out_p = &a.positions[0].x;
   float* out_n = a.normals ? &a.normals[0].x : nullptr;
   for (std::size_t s = s0; s < s1; ++s, joints += k, weights += k) {
@@ -89,7 +89,7 @@ MARROW_INLINE void lbs_group(const KernelArgs& a, const Mat4* palette,
     if (out_n)
       store3(out_n + 3 * std::size_t{v}, transform_normal(c0, c1, c2, load4(normals + 3 * s)));
     if (a.tangents) {
-      const v4 t = load4(d.tangents[s].data());
+      const v4 t = load4(a.bind_tangents[s].data());
       write_tangent(a.tangents[v], c0 * t[0] + c1 * t[1] + c2 * t[2], t[3]);
     }
   }
@@ -110,8 +110,8 @@ MARROW_INLINE void dqs_group(const KernelArgs& a, const DqsJoint* palette,
   const std::size_t k = K ? K : k_runtime;
   const std::uint16_t* joints = d.joints.data() + g.first_influence + (s0 - g.begin) * k;
   const float* weights = d.weights.data() + g.first_influence + (s0 - g.begin) * k;
-  const float* positions = &d.positions[0].x;
-  const float* normals = a.normals ? &d.normals[0].x : nullptr;
+  const float* positions = &a.bind_positions[0].x;
+  const float* normals = a.normals ? &a.bind_normals[0].x : nullptr;
   float* out_p = &a.positions[0].x;
   float* out_n = a.normals ? &a.normals[0].x : nullptr;
   for (std::size_t s = s0; s < s1; ++s, joints += k, weights += k) {
@@ -150,7 +150,7 @@ MARROW_INLINE void dqs_group(const KernelArgs& a, const DqsJoint* palette,
         store3(out_n + 3 * std::size_t{v}, normalized_or_zero(quat_rotate(real, n)));
       }
       if (a.tangents) {
-        const v4 tg = load4(d.tangents[s].data());
+        const v4 tg = load4(a.bind_tangents[s].data());
         write_tangent(a.tangents[v], quat_rotate(real, tg), tg[3]);
       }
     } else {
@@ -161,7 +161,7 @@ MARROW_INLINE void dqs_group(const KernelArgs& a, const DqsJoint* palette,
         store3(out_n + 3 * std::size_t{v}, normalized_or_zero(quat_rotate(real, n)));
       }
       if (a.tangents) {
-        const v4 tg = load4(d.tangents[s].data());
+        const v4 tg = load4(a.bind_tangents[s].data());
         write_tangent(a.tangents[v], quat_rotate(real, s_0 * tg[0] + s_1 * tg[1] + s_2 * tg[2]),
                       tg[3]);
       }

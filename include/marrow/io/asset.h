@@ -51,7 +51,7 @@ struct Asset {
 // How load_asset reads a file. A plain struct: every field has a default, and new fields keep
 // the old behaviour unless set.
 struct LoadOptions {
-  // Formats read through assimp (FBX; Collada until marrow's own reader replaces it) are imported
+  // Formats read through assimp (FBX; Collada when read_assimp is called directly) are imported
   // in a child process (the helper executable marrow-import-helper) with the limits below: a
   // crash, hang or runaway allocation inside assimp becomes an error naming the file instead of
   // taking the caller's process down. false imports them in this process.

@@ -11,6 +11,7 @@
 #include "marrow/base/error.h"
 #include "marrow/io/asset.h"
 #include "marrow/render/rasterizer.h"
+#include "marrow/skin/morph.h"
 #include "marrow/skin/skinning.h"
 
 namespace marrow::render {
@@ -41,9 +42,11 @@ class SceneRenderer {
   // joint the skeleton lacks. The renderer keeps a pointer to `asset`, which must outlive it.
   static Result<SceneRenderer> create(const Asset& asset, const SceneStyle& style);
 
-  // Places every mesh (and the skeleton) in the pose given by one model matrix per joint.
-  // Returns false when `model` is shorter than the skeleton.
-  bool set_pose(std::span<const Mat4> model);
+  // Places every mesh (and the skeleton) in the pose given by one model matrix per joint, with
+  // `morph_weights` (one per slot of the asset's MorphLayout, skin/morph.h) applied to meshes
+  // with morph targets before skinning; empty weights show the default weights. Returns false
+  // when `model` is shorter than the skeleton.
+  bool set_pose(std::span<const Mat4> model, std::span<const float> morph_weights = {});
   // The box around what set_pose placed: mesh vertices, or joint positions when there is no
   // mesh.
   Bounds bounds() const;
@@ -67,6 +70,9 @@ class SceneRenderer {
     const SkinnedMesh* mesh = nullptr;
     const Skin* skin = nullptr;
     std::optional<SkinningMesh> skinning;
+    std::optional<MorphMesh> morph;  // when the mesh has morph targets
+    MorphedVertices morphed;         // its bind pose after the morph weights
+    std::uint32_t first_weight = 0;  // its targets' slots in the weight array
     std::vector<Mat4> palette;
     std::vector<Vec3> positions, normals, colors;
   };
@@ -77,6 +83,7 @@ class SceneRenderer {
   std::vector<bool> in_overlay_;
   std::vector<Vec3> joint_positions_;
   std::vector<std::string> notes_;
+  std::vector<float> default_weights_;
 };
 
 }  // namespace marrow::render

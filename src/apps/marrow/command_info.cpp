@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "marrow/io/asset.h"
+#include "marrow/skin/morph.h"
 
 namespace marrow::cli {
 namespace {
@@ -42,9 +43,19 @@ void print_clips(const Asset& asset) {
       keys += t.key_count;
       joints.insert(t.joint);
     }
+    std::size_t weights = 0;
+    for (const WeightTrack& t : clip.weight_tracks()) {
+      interpolations.insert(to_string(t.interpolation));
+      keys += t.key_count;
+      weights += t.weight_count;
+    }
     std::cout << "  [" << c << "] '" << clip.name() << "'  " << clip.duration() << " s, "
-              << clip.tracks().size() << " channels on " << joints.size() << " joints, " << keys
-              << " keys,";
+              << clip.tracks().size() << " channels on " << joints.size() << " joints, ";
+    if (!clip.weight_tracks().empty()) {
+      std::cout << clip.weight_tracks().size() << " morph weight channels (" << weights
+                << " weights), ";
+    }
+    std::cout << keys << " keys,";
     for (auto i : interpolations) std::cout << " " << i;
     if (clip.ticks_per_second() > 0) {
       // Where the rate came from: the file, the format's default, or --ticks-per-second.
@@ -71,8 +82,26 @@ void print_meshes(const Asset& asset) {
     else
       std::cout << ", rigid";
     std::cout << (mesh.normals.empty() ? "" : ", normals")
-              << (mesh.tangents.empty() ? "" : ", tangents") << (mesh.uvs.empty() ? "" : ", uvs")
-              << "\n";
+              << (mesh.tangents.empty() ? "" : ", tangents") << (mesh.uvs.empty() ? "" : ", uvs");
+    if (!mesh.morph_targets.empty())
+      std::cout << ", " << mesh.morph_targets.size() << " morph targets";
+    std::cout << "\n";
+    for (std::size_t t = 0; t < mesh.morph_targets.size(); ++t) {
+      const MorphTarget& target = mesh.morph_targets[t];
+      std::cout << "      target " << t << " '" << target.name << "': moves "
+                << target.vertices.size() << " of " << mesh.vertex_count() << " vertices"
+                << (target.normal_deltas.empty() ? "" : ", normals")
+                << (target.tangent_deltas.empty() ? "" : ", tangents") << ", default weight "
+                << (t < mesh.default_morph_weights.size() ? mesh.default_morph_weights[t] : 0.0f)
+                << "\n";
+    }
+  }
+  const MorphLayout layout = MorphLayout::build(asset.meshes);
+  if (layout.weight_count() == 0) return;
+  std::cout << "morph weights: " << layout.weight_count() << "\n";
+  for (const MorphSlots& s : layout.slots()) {
+    std::cout << "  node '" << asset.skeleton.name(s.node) << "': slots " << s.first << ".."
+              << s.first + s.count - 1 << "\n";
   }
 }
 

@@ -114,7 +114,8 @@ int run_render(const RenderOptions& o) {
   const long stride = std::max(1L, (frames + kMaxBoundsSamples - 1) / kMaxBoundsSamples);
   for (long f = 0; f < frames; f += stride) {
     const PoseSamples one = poses(f, 1);
-    scene->set_pose(one.world[0]);
+    scene->set_pose(one.world[0], one.weights.empty() ? std::span<const float>()
+                                                      : std::span<const float>(one.weights[0]));
     scene->extreme_points(extremes);
     if (f == 0) orientation = render::guess_orientation(asset->skeleton, one.world[0]);
   }
@@ -136,7 +137,10 @@ int run_render(const RenderOptions& o) {
     const long count = std::min(kChunk, frames - first);
     const PoseSamples chunk = poses(first, count);
     for (long k = 0; k < count; ++k) {
-      scene->set_pose(chunk.world[static_cast<std::size_t>(k)]);
+      scene->set_pose(chunk.world[static_cast<std::size_t>(k)],
+                      chunk.weights.empty()
+                          ? std::span<const float>()
+                          : std::span<const float>(chunk.weights[static_cast<std::size_t>(k)]));
       scene->draw(rasterizer, camera);
       if (Status s = (*writer)->add(rasterizer.image()); !s) return report_error(s.error().message);
       const long done = first + k + 1;

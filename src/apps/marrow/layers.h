@@ -41,7 +41,8 @@ class LayerStack {
     LayerSpec spec;
     std::size_t clip = 0;
     std::vector<float> mask;
-    std::optional<Clip> additive;  // the delta clip, for additive layers
+    std::vector<float> morph_mask;  // the same selection over the morph-weight slots
+    std::optional<Clip> additive;   // the delta clip, for additive layers
   };
   const Asset* asset_ = nullptr;
   std::vector<Layer> layers_;

@@ -9,11 +9,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "assimp/assimp_morph.h"
 #include "common/budget.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/io/assimp_import.h"
@@ -236,6 +238,8 @@ struct Reader {
         Status st = read_skin(src, where, mesh);
         if (!st) return st;
       }
+      if (Status st = assimp_detail::read_anim_meshes(src, name + ": " + where, mesh); !st)
+        return st;
       asset.meshes.push_back(std::move(mesh));
     }
     return {};
@@ -356,6 +360,12 @@ struct Reader {
   }
 
   Status read_clips() {
+    const MorphLayout morphs = MorphLayout::build(asset.meshes);
+    const auto joint_of_node = [this](const std::string& node) -> std::optional<JointIndex> {
+      const auto found = desc_of_name.find(node);
+      if (found == desc_of_name.end()) return std::nullopt;
+      return joint_of_desc[found->second];
+    };
     const bool collada = ext == ".dae";
     const bool rename_collada = collada && scene->mNumAnimations == 1 && !collada_names_clips();
     for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
@@ -381,6 +391,7 @@ struct Reader {
         asset.warnings.push_back(aw + ": no ticks per second given; assumed 25 (assimp's default)");
       }
       ClipBuilder builder(clip_name);
+      builder.set_weight_count(morphs.weight_count());
       // assimp's Collada loader counts in milliseconds (1000 ticks/s) that the file never had:
       // Collada times are seconds.
       builder.set_ticks_per_second(collada ? 0.0 : tps);
@@ -456,8 +467,12 @@ struct Reader {
         asset.warnings.push_back(aw + ": " + std::to_string(merged) +
                                  " keys at a duplicate time merged (the last one kept)");
       }
-      if (anim->mMorphMeshChannels || anim->mNumMeshChannels || anim->mNumMorphMeshChannels) {
-        asset.warnings.push_back(aw + ": mesh and morph channels are ignored");
+      if (Status st = assimp_detail::read_morph_channels(anim, tps, name + ": " + aw, joint_of_node,
+                                                         morphs, builder, asset.warnings);
+          !st)
+        return st;
+      if (anim->mNumMeshChannels) {
+        asset.warnings.push_back(aw + ": vertex-animation (mesh) channels are ignored");
       }
       const double seconds = anim->mDuration / tps;
       if (std::isfinite(seconds) && seconds > 0) builder.set_duration(static_cast<float>(seconds));

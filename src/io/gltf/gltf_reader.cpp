@@ -13,8 +13,10 @@
 #include "common/text_lines.h"
 #include "glb_container.h"
 #include "gltf_error.h"
+#include "gltf_morph.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/io/gltf.h"
+#include "marrow/skin/morph.h"
 
 namespace marrow {
 namespace {
@@ -299,8 +301,6 @@ void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex
                                  ") are skipped");
         continue;
       }
-      if (gltf::find_member(prim, "targets"))
-        asset.warnings.push_back(pp + ": morph targets are ignored");
       SkinnedMesh mesh;
       mesh.name = name_of(mesh_json);
       if (primitives.size() > 1) mesh.name += "#" + std::to_string(p);
@@ -367,6 +367,7 @@ void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex
         for (std::size_t v = 0; v < vertex_count; ++v) indices[v] = static_cast<std::uint32_t>(v);
       }
       mesh.indices = triangles(doc, mode, std::move(indices), pp);
+      gltf::read_morph_targets(doc, mesh_json, mp, prim, pp, node, np, mesh, asset.warnings);
 
       if (skin >= 0) {
         read_influences(doc, attributes, ap, asset.skins[skin].joints.size(), mesh);
@@ -428,6 +429,7 @@ void read_marrow_extras(const Json& anim, const std::string& ap, ClipBuilder& bu
 
 void read_animations(const Document& doc, Asset& asset,
                      const std::vector<JointIndex>& joint_of_node, const NodeTable& nodes) {
+  const MorphLayout morphs = MorphLayout::build(asset.meshes);
   const std::size_t n = gltf::array_size(doc, "animations");
   for (std::size_t a = 0; a < n; ++a) {
     const std::string ap = path("animations", a);
@@ -435,6 +437,7 @@ void read_animations(const Document& doc, Asset& asset,
     std::string name = name_of(anim);
     if (name.empty()) name = "animation_" + std::to_string(a);
     ClipBuilder builder(name);
+    builder.set_weight_count(morphs.weight_count());
     const Json& channels = gltf::require_member(doc, anim, "channels", ap);
     const Json& samplers = gltf::require_member(doc, anim, "samplers", ap);
     if (!channels.is_array() || !samplers.is_array())
@@ -455,7 +458,8 @@ void read_animations(const Document& doc, Asset& asset,
                            " is out of range: the file has " +
                            std::to_string(joint_of_node.size()) + " nodes");
       }
-      TrackTarget track_target;
+      TrackTarget track_target = TrackTarget::kTranslation;
+      const MorphSlots* slots = nullptr;  // for the weights path
       if (target_path == "translation")
         track_target = TrackTarget::kTranslation;
       else if (target_path == "rotation")
@@ -463,8 +467,12 @@ void read_animations(const Document& doc, Asset& asset,
       else if (target_path == "scale")
         track_target = TrackTarget::kScale;
       else if (target_path == "weights") {
-        asset.warnings.push_back(cp + ": morph target weights are not animated");
-        continue;
+        slots = morphs.find(joint_of_node[node]);
+        if (!slots) {
+          fail(doc.name, path(tp, "node") + " = " + std::to_string(node) +
+                             ": the weights path animates morph targets, but that node's mesh " +
+                             "has none");
+        }
       } else {
         fail(doc.name, path(tp, "path") + " = '" + target_path + "' is unknown");
       }
@@ -497,13 +505,33 @@ void read_animations(const Document& doc, Asset& asset,
       if (in_shape.components != 1 || in_shape.component_type != 5126)
         fail(doc.name, path(sp, "input") + " must be SCALAR floats");
       const auto out_shape = gltf::accessor_shape(doc, output, path(sp, "output"));
-      if (out_shape.components != static_cast<int>(components_of(track_target))) {
+      const int components = slots ? 1 : static_cast<int>(components_of(track_target));
+      if (out_shape.components != components) {
         fail(doc.name,
              path(sp, "output") + ": " + out_shape.type + " for a " + target_path + " channel");
+      }
+      if (slots) {
+        // One scalar per target and key (three per target and key for CUBICSPLINE).
+        const std::size_t per_key =
+            std::size_t{slots->count} * (interpolation == Interpolation::kCubicSpline ? 3 : 1);
+        if (out_shape.count != in_shape.count * per_key) {
+          fail(doc.name, path(sp, "output") + ": " + std::to_string(out_shape.count) +
+                             " weights for " + std::to_string(in_shape.count) + " keys of " +
+                             std::to_string(slots->count) + " morph targets (" +
+                             std::string(to_string(interpolation)) + " needs " +
+                             std::to_string(in_shape.count * per_key) + ")");
+        }
       }
       const std::vector<float> times = gltf::read_floats(doc, input, path(sp, "input"));
       const std::vector<float> values = gltf::read_floats(doc, output, path(sp, "output"));
       const JointIndex joint = joint_of_node[node];
+      if (slots) {
+        const Status st = builder.add_weight_track(
+            joint, nodes.joints[node].name, slots->first, slots->count, interpolation, times,
+            values, doc.name + ": " + cp + " (sampler " + std::to_string(sampler_index) + ")");
+        if (!st) throw gltf::GltfError(st.error().message);
+        continue;
+      }
       const Status st = builder.add_track(
           joint, nodes.joints[node].name, track_target, interpolation, times, values,
           doc.name + ": " + cp + " (sampler " + std::to_string(sampler_index) + ")");
