@@ -72,6 +72,7 @@ void add_check_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--clip", options->clip, "Check only this clip (name or index)");
   cmd->add_flag("--strict", options->strict,
                 "Also fail (exit 2) when skeleton joints are left unanimated");
+  set_example(*cmd, "marrow check Testwuson.X anim_test.x --strict");
   cmd->callback([options, &run] { run = [options] { return run_check(*options); }; });
 }
 

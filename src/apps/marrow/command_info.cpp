@@ -77,7 +77,8 @@ void add_info_command(CLI::App& app, std::function<int()>& run) {
   auto options = std::make_shared<InfoOptions>();
   CLI::App* cmd =
       app.add_subcommand("info", "Show the node tree, clips, meshes and skins of a file");
-  cmd->add_option("file", options->file, "A .gltf or .glb file")->required();
+  cmd->add_option("file", options->file, "Any file marrow reads")->required();
+  set_example(*cmd, "marrow info Soldier.glb");
   cmd->callback([options, &run] {
     run = [options] {
       Result<Asset> asset = load_asset(options->file);

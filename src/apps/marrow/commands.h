@@ -16,6 +16,9 @@ void add_convert_command(CLI::App& app, std::function<int()>& run);
 void add_render_command(CLI::App& app, std::function<int()>& run);
 void add_autoskin_command(CLI::App& app, std::function<int()>& run);
 
+// Ends a subcommand's --help with one worked example.
+void set_example(CLI::App& command, const std::string& example);
+
 // Prints "marrow: message" to stderr and returns the failure exit code.
 int report_error(const std::string& message);
 
