@@ -1,14 +1,15 @@
-#include "marrow/render/demo_character.h"
+#include "marrow/demo/demo_character.h"
 
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+#include <string_view>
 
 #include "marrow/clip/clip_builder.h"
 #include "marrow/pose/local_to_model.h"
 
-namespace marrow::render {
+namespace marrow::demo {
 namespace {
 
 constexpr float kPi = std::numbers::pi_v<float>;
@@ -57,6 +58,15 @@ float smoothstep(float u) {
   return u * u * (3 - 2 * u);
 }
 
+// Clothes and skin by body part, as linear RGBA vertex colours (sRGB values in the comments).
+std::array<float, 4> part_color(std::string_view owner) {
+  auto has = [&](const char* part) { return owner.find(part) != std::string_view::npos; };
+  if (has("head") || has("neck") || has("hand")) return {0.75f, 0.42f, 0.27f, 1};  // 224 173 142
+  if (has("foot") || has("toe")) return {0.1f, 0.045f, 0.022f, 1};                 // 89 60 41
+  if (has("hips") || has("thigh") || has("shin")) return {0.05f, 0.06f, 0.1f, 1};  // 63 69 89
+  return {0.06f, 0.2f, 0.5f, 1};                                                   // 69 124 188
+}
+
 void add_capsule(SkinnedMesh& mesh, const Capsule& c) {
   constexpr int kSlices = 14, kCapRings = 4, kBodyRings = 8;
   const Vec3 axis_full = c.b - c.a;
@@ -95,6 +105,7 @@ void add_capsule(SkinnedMesh& mesh, const Capsule& c) {
       n = n * (1 / length(n));
       mesh.positions.push_back(centre + radial * (c.radius * scale) + axis * axial);
       mesh.normals.push_back(n);
+      mesh.colors.push_back(part_color(c.owner));
       // Weights: parent near a, child near b, the owner the rest.
       float w_parent = parent >= 0 ? 0.5f * (1 - smoothstep(s / 0.25f)) : 0;
       float w_child = child >= 0 ? 0.5f * smoothstep((s - 0.75f) / 0.25f) : 0;
@@ -313,4 +324,4 @@ Asset make_demo_character() {
   return asset;
 }
 
-}  // namespace marrow::render
+}  // namespace marrow::demo

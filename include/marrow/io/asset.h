@@ -3,12 +3,14 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "marrow/base/error.h"
 #include "marrow/clip/clip.h"
+#include "marrow/io/material.h"
 #include "marrow/skeleton/skeleton.h"
 #include "marrow/skin/skinned_mesh.h"
 
@@ -24,6 +26,9 @@ struct Asset {
   std::vector<Clip> clips;
   std::vector<Skin> skins;
   std::vector<SkinnedMesh> meshes;
+  // Surfaces: SkinnedMesh::material indexes `materials`, a material's texture `images`.
+  std::vector<Material> materials;
+  std::vector<MaterialImage> images;
   // What the import changed or dropped, in words (e.g. "morph targets ignored").
   std::vector<std::string> warnings;
 
@@ -37,5 +42,10 @@ struct Asset {
 
 // Reads any file marrow understands, choosing the importer by content and extension.
 Result<Asset> load_asset(const std::string& path);
+
+// The extensions load_asset reads (lower case, with the dot: ".gltf", ".x", ...).
+std::span<const std::string_view> readable_extensions();
+// Whether load_asset reads files with this path's extension (any case).
+bool is_readable_extension(const std::string& path);
 
 }  // namespace marrow
