@@ -404,3 +404,55 @@ TEST(TexturedAsset, VertexColoursMultiplyTheFactor) {
   EXPECT_GT(bottom.b, 100);
   EXPECT_LT(bottom.r, 40);
 }
+
+TEST(TexturedAsset, XMaterialsAndTextureFileNamesAreRead) {
+  // test.x: one Material, face colour 0.8 grey (a display value: linear 0.6038), texture
+  // ".\\test.png", which is not beside it: one note, the material's colour.
+  const std::string path = std::string(MARROW_SHARED_DIR) + "/assets/x/test.x";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " absent";
+  Result<Asset> asset = load_asset(path);
+  ASSERT_TRUE(asset.ok()) << asset.error().message;
+  ASSERT_EQ(asset->materials.size(), 1u);
+  const Material& m = asset->materials[0];
+  EXPECT_NEAR(m.base_color_factor[0], 0.6038f, 1e-3f);
+  EXPECT_EQ(m.base_color_factor[3], 1.0f);
+  ASSERT_EQ(m.base_color_texture, 0);
+  ASSERT_EQ(asset->images.size(), 1u);
+  EXPECT_EQ(std::filesystem::path(asset->images[0].path).filename(), "test.png");
+  EXPECT_EQ(asset->images[0].path.find('\\'), std::string::npos);
+  for (const SkinnedMesh& mesh : asset->meshes) EXPECT_EQ(mesh.material, 0);
+  Result<SceneRenderer> scene = SceneRenderer::create(*asset, {});
+  ASSERT_TRUE(scene.ok());
+  ASSERT_EQ(scene->notes().size(), 1u);
+  EXPECT_NE(scene->notes()[0].find("test.png"), std::string::npos) << scene->notes()[0];
+}
+
+TEST(TexturedAsset, ObjMtlDiffuseAndMapKdAreRead) {
+  // A quad with a material library beside it: Kd and map_Kd (an 8x8 PNG written here).
+  Workspace ws("obj");
+  std::vector<std::uint8_t> texels(8 * 8 * 3, 0);
+  for (std::size_t i = 0; i < texels.size(); i += 3) texels[i + 2] = 255;  // blue
+  std::vector<std::uint8_t> png;
+  ASSERT_TRUE(stbi_write_png_to_func(append_png, &png, 8, 8, 3, texels.data(), 24));
+  ws.write("blue.png", std::string(png.begin(), png.end()));
+  ws.write("quad.mtl", "newmtl paint\nKd 1 0.5 1\nmap_Kd blue.png\n");
+  const std::string obj = ws.write("quad.obj",
+                                   "mtllib quad.mtl\nv -1 -1 0\nv 1 -1 0\nv 1 1 0\nv -1 1 0\n"
+                                   "vt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\nusemtl paint\n"
+                                   "f 1/1 2/2 3/3\nf 1/1 3/3 4/4\n");
+  Result<Asset> asset = load_asset(obj);
+  ASSERT_TRUE(asset.ok()) << asset.error().message;
+  ASSERT_EQ(asset->materials.size(), 1u);
+  EXPECT_EQ(asset->materials[0].name, "paint");
+  EXPECT_FLOAT_EQ(asset->materials[0].base_color_factor[1], 0.5f);
+  ASSERT_EQ(asset->materials[0].base_color_texture, 0);
+  EXPECT_EQ(asset->meshes[0].material, 0);
+  std::vector<std::string> notes;
+  const Image image = draw_straight_on(*asset, &notes);
+  EXPECT_TRUE(notes.empty());
+  // Blue texel x factor (1, 0.5, 1): blue, no red or green.
+  const Rgb centre = image.at(25, 25);
+  EXPECT_GT(centre.b, 100);
+  EXPECT_EQ(centre.r, 0);
+  EXPECT_EQ(centre.g, 0);
+}

@@ -89,6 +89,13 @@ struct SkinWeightsRec {
   std::size_t offset_place = 0;
 };
 
+// A Material object: its face colour (RGBA as written: display values) and texture file.
+struct MaterialRec {
+  std::string name;
+  std::array<float, 4> color{1, 1, 1, 1};
+  std::string texture;  // TextureFilename as written (may use backslashes)
+};
+
 struct MeshRec {
   std::string name;
   std::size_t place = 0;
@@ -108,6 +115,10 @@ struct MeshRec {
   bool normals_from_decl = false;
   std::vector<std::array<float, 4>> tangents;
   std::vector<Vec3> binormals;
+  // MeshMaterialList: the materials (nested, or top-level ones by name) and each face's.
+  std::vector<MaterialRec> materials;
+  std::vector<std::string> material_refs;  // parallel to materials: a name to resolve, or ""
+  std::vector<std::uint32_t> face_materials;
 };
 
 struct MeshRef {
@@ -155,6 +166,7 @@ class Parser {
   std::vector<SetRec> sets;
   SetRec loose;  // Animation objects outside any AnimationSet
   std::vector<TicksRec> ticks;
+  std::vector<MaterialRec> named_materials;  // top-level Material objects
 
   void parse_file() {
     for (;;) {
@@ -389,6 +401,8 @@ class Parser {
         loose.tps_before = static_cast<std::int64_t>(ticks.size()) - 1;
       }
       parse_animation(h, loose);
+    } else if (iequals(h.type, "Material")) {
+      named_materials.push_back(parse_material(h));
     } else if (iequals(h.type, "AnimTicksPerSecond")) {
       std::size_t place = 0;
       const std::uint32_t v = read_dword("the ticks per second", h, &place);
@@ -505,6 +519,8 @@ class Parser {
             parse_skin_weights(c, m);
           } else if (iequals(c.type, "DeclData")) {
             parse_decl_data(c, m);
+          } else if (iequals(c.type, "MeshMaterialList")) {
+            parse_material_list(c, m);
           } else if (iequals(c.type, "FVFData") || iequals(c.type, "MeshVertexColors")) {
             note_unknown(c, "vertex data marrow does not take");
             skip_body(c);
@@ -514,6 +530,57 @@ class Parser {
         },
         "after its faces");
     meshes.push_back(std::move(m));
+  }
+
+  // Material { faceColor RGBA; power; specular RGB; emissive RGB; [TextureFilename { "f"; }] }
+  MaterialRec parse_material(const Header& h) {
+    MaterialRec mat;
+    mat.name = h.name;
+    for (float& c : mat.color) c = read_float("a material colour", h);
+    for (int i = 0; i < 7; ++i) read_float("a material term", h);  // power, specular, emissive
+    for_each_child(
+        h, [&](const Token& t) { read_reference(t); },
+        [&](const Header& c) {
+          if (iequals(c.type, "TextureFilename")) {
+            const Token t = tk_.next();
+            if (t.kind != TokenKind::kString) expected(t, "a texture file name", c);
+            if (mat.texture.empty()) mat.texture = std::string(t.text);
+            finish_object(c);
+          } else {
+            skip_unread(c, "unknown object in a Material");
+          }
+        },
+        "after its colours");
+    return mat;
+  }
+
+  // MeshMaterialList { nMaterials; nFaceIndexes; faceIndexes; Material or {Reference} ... }
+  void parse_material_list(const Header& h, MeshRec& m) {
+    std::size_t place = 0;
+    const std::uint32_t count = read_dword("the material count", h, &place);
+    const std::uint32_t faces = read_dword("the face count", h, &place);
+    check_count(faces, 1, place, "face materials", h);
+    m.face_materials.resize(faces);
+    for (std::uint32_t& f : m.face_materials) f = read_dword("a face's material", h, &place);
+    for_each_child(
+        h,
+        [&](const Token& t) {
+          m.material_refs.push_back(read_reference(t));
+          m.materials.emplace_back();
+        },
+        [&](const Header& c) {
+          if (iequals(c.type, "Material")) {
+            m.materials.push_back(parse_material(c));
+            m.material_refs.emplace_back();
+          } else {
+            skip_unread(c, "unknown object in a MeshMaterialList");
+          }
+        },
+        "after its face indices");
+    if (m.materials.size() != count) {
+      warn(h.place, title(h) + " declares " + std::to_string(count) + " materials and holds " +
+                        std::to_string(m.materials.size()));
+    }
   }
 
   void parse_normals(const Header& h, MeshRec& m) {
@@ -902,6 +969,60 @@ class Assembler {
     }
   }
 
+  // The mesh's material: the one most of its faces use (a marrow mesh has one), with its
+  // texture as a path beside the file. References name top-level Materials.
+  int build_material(const MeshRec& m) {
+    if (m.materials.empty() || m.face_materials.empty()) return -1;
+    std::vector<std::size_t> uses(m.materials.size(), 0);
+    for (std::uint32_t f : m.face_materials) {
+      if (f < uses.size()) ++uses[f];
+    }
+    const std::size_t best =
+        static_cast<std::size_t>(std::max_element(uses.begin(), uses.end()) - uses.begin());
+    if (uses[best] < m.face_materials.size()) {
+      warn(m.place, "Mesh " + named(m.name) + " uses several materials; drawn in the one most " +
+                        "of its faces use");
+    }
+    MaterialRec rec = m.materials[best];
+    if (!m.material_refs[best].empty()) {
+      const auto it = std::find_if(
+          p_.named_materials.begin(), p_.named_materials.end(),
+          [&](const MaterialRec& r) { return iequals(r.name, m.material_refs[best]); });
+      if (it == p_.named_materials.end()) {
+        warn(m.place, "Mesh " + named(m.name) + ": material " + named(m.material_refs[best]) +
+                          " is not in the file; drawn plain");
+        return -1;
+      }
+      rec = *it;
+    }
+    Material material;
+    material.name = rec.name;
+    // .X colours are display values (fixed-function Direct3D): linear for marrow's factors.
+    for (int c = 0; c < 3; ++c) {
+      const float v = std::clamp(rec.color[c], 0.0f, 1.0f);
+      material.base_color_factor[c] =
+          v <= 0.04045f ? v / 12.92f : std::pow((v + 0.055f) / 1.055f, 2.4f);
+    }
+    material.base_color_factor[3] = std::clamp(rec.color[3], 0.0f, 1.0f);
+    if (material.base_color_factor[3] < 1) material.alpha_mode = AlphaMode::kBlend;
+    if (!rec.texture.empty()) {
+      std::string file = rec.texture;
+      std::replace(file.begin(), file.end(), '\\', '/');
+      const std::string path = (std::filesystem::path(file_).parent_path() / file).string();
+      int image = -1;
+      for (std::size_t i = 0; i < asset_.images.size(); ++i) {
+        if (asset_.images[i].path == path) image = static_cast<int>(i);
+      }
+      if (image < 0) {
+        image = static_cast<int>(asset_.images.size());
+        asset_.images.push_back({rec.texture, path, {}, ""});
+      }
+      material.base_color_texture = image;
+    }
+    asset_.materials.push_back(std::move(material));
+    return static_cast<int>(asset_.materials.size()) - 1;
+  }
+
   void build_mesh(const MeshRec& m) {
     SkinnedMesh mesh;
     mesh.name = m.name;
@@ -945,6 +1066,7 @@ class Assembler {
     if (m.has_uvs) {
       for (std::uint32_t o : origin) mesh.uvs.push_back(m.uvs[o]);
     }
+    mesh.material = build_material(m);
     if (!m.tangents.empty()) {
       // Handedness from the binormal: glTF's convention, bitangent = cross(normal, tangent) * w.
       for (std::size_t i = 0; i < origin.size(); ++i) {
