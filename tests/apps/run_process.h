@@ -72,7 +72,12 @@ inline Outcome run_on_terminal(const Scratch& s, const std::vector<std::string>&
                               " >/dev/null 2>&1 </dev/null";
   Outcome o;
   o.exit_code = exit_code_of(std::system(command.c_str()));
-  o.out = slurp(s.dir / "typescript");
+  // `script` frames the session with "Script started ..." and "Script done ..." lines.
+  std::string text = slurp(s.dir / "typescript");
+  if (text.rfind("Script started", 0) == 0) text.erase(0, text.find('\n') + 1);
+  if (const std::size_t done = text.rfind("\nScript done"); done != std::string::npos)
+    text.erase(done + 1);
+  o.out = text;
   return o;
 }
 
