@@ -1,7 +1,8 @@
 // A character built in code, so `marrow demo` (and tests) need no file: a 21-joint humanoid
 // (Y up, facing +Z, metres), a skinned mesh of capsules around its bones with weights blended
-// smoothly across each joint and vertex colours for skin and clothes, and walk, run and wave
-// clips made with ClipBuilder. Content, not library code: it lives in src/demo.
+// smoothly across each joint, vertex colours for skin and clothes, a striped shirt (an embedded
+// PNG texture), and walk, run and wave clips made with ClipBuilder. Content, not library code:
+// it lives in src/demo.
 #pragma once
 
 #include "marrow/io/asset.h"
