@@ -223,3 +223,12 @@ def test_bad_input_raises_and_never_crashes(soldier_path):
         marrow.sample(asset, 0, 0.0, out=sk.rest_pose)
     with pytest.raises(marrow.Error, match="unknown output format"):
         marrow.render(asset, "x.bmp", np.zeros((n, 4, 4), dtype=np.float32))
+
+
+def test_type_stubs_name_everything_the_module_has():
+    import pathlib
+    stub = (pathlib.Path(marrow.__file__).parent / "__init__.pyi").read_text()
+    public = [n for n in dir(marrow) if not n.startswith("_")]
+    missing = [n for n in public if f"def {n}(" not in stub and f"class {n}" not in stub]
+    assert missing == []
+    assert (pathlib.Path(marrow.__file__).parent / "py.typed").exists()
