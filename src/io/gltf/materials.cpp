@@ -51,7 +51,7 @@ MaterialImage read_image(const Document& doc, const Json& image, std::size_t ind
     return out;
   }
   // Beside the file: kept as a path, read (or found missing) by whoever draws it.
-  out.path = (std::filesystem::path(doc.base_dir) / percent_decode(u)).string();
+  out.path = (std::filesystem::path(doc.base_dir) / percent_decode(u)).lexically_normal().string();
   return out;
 }
 

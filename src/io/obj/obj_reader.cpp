@@ -168,7 +168,8 @@ void add_materials(const std::vector<tinyobj::material_t>& materials, const std:
                                   std::clamp(float(m.diffuse[2]), 0.0f, 1.0f), d};
     if (d < 1) material.alpha_mode = AlphaMode::kBlend;
     if (!m.diffuse_texname.empty()) {
-      const std::string path = (std::filesystem::path(mtl_dir) / m.diffuse_texname).string();
+      const std::string path =
+          (std::filesystem::path(mtl_dir) / m.diffuse_texname).lexically_normal().string();
       int image = -1;
       for (std::size_t i = 0; i < asset.images.size(); ++i) {
         if (asset.images[i].path == path) image = static_cast<int>(i);

@@ -1008,7 +1008,8 @@ class Assembler {
     if (!rec.texture.empty()) {
       std::string file = rec.texture;
       std::replace(file.begin(), file.end(), '\\', '/');
-      const std::string path = (std::filesystem::path(file_).parent_path() / file).string();
+      const std::string path =
+          (std::filesystem::path(file_).parent_path() / file).lexically_normal().string();
       int image = -1;
       for (std::size_t i = 0; i < asset_.images.size(); ++i) {
         if (asset_.images[i].path == path) image = static_cast<int>(i);
