@@ -120,19 +120,32 @@ std::array<float, 4> Texture::texel(int level, int x, int y) const {
 }
 
 std::array<float, 4> Texture::bilinear(const Level& level, float u, float v) const {
-  // Texel centres sit at (i + 0.5) / size.
+  // Texel centres sit at (i + 0.5) / size. The four neighbours' wrapped indices are computed
+  // once, then read straight from the level.
   const float x = fold(u) * level.width - 0.5f, y = fold(v) * level.height - 0.5f;
   const float fx = std::floor(x), fy = std::floor(y);
   const int x0 = static_cast<int>(fx), y0 = static_cast<int>(fy);
   const float tx = x - fx, ty = y - fy;
-  const int level_index = static_cast<int>(&level - levels_.data());
-  const auto a = texel(level_index, x0, y0), b = texel(level_index, x0 + 1, y0);
-  const auto c = texel(level_index, x0, y0 + 1), d = texel(level_index, x0 + 1, y0 + 1);
+  // Inside the image (the common case) no wrapping is needed, and no integer division.
+  const bool inside_x = x0 >= 0 && x0 + 1 < level.width;
+  const bool inside_y = y0 >= 0 && y0 + 1 < level.height;
+  const auto ax = static_cast<std::size_t>(inside_x ? x0 : wrap_index(x0, level.width, wrap_u_));
+  const auto bx =
+      static_cast<std::size_t>(inside_x ? x0 + 1 : wrap_index(x0 + 1, level.width, wrap_u_));
+  const std::size_t row0 =
+      static_cast<std::size_t>(inside_y ? y0 : wrap_index(y0, level.height, wrap_v_)) * level.width;
+  const std::size_t row1 =
+      static_cast<std::size_t>(inside_y ? y0 + 1 : wrap_index(y0 + 1, level.height, wrap_v_)) *
+      level.width;
+  const std::uint8_t* a = &level.rgba[(row0 + ax) * 4];
+  const std::uint8_t* b = &level.rgba[(row0 + bx) * 4];
+  const std::uint8_t* c = &level.rgba[(row1 + ax) * 4];
+  const std::uint8_t* d = &level.rgba[(row1 + bx) * 4];
+  constexpr float k = 1.0f / 255.0f;
+  const float wa = (1 - tx) * (1 - ty) * k, wb = tx * (1 - ty) * k, wc = (1 - tx) * ty * k,
+              wd = tx * ty * k;
   std::array<float, 4> out;
-  for (int i = 0; i < 4; ++i) {
-    const float top = a[i] + (b[i] - a[i]) * tx, bottom = c[i] + (d[i] - c[i]) * tx;
-    out[i] = top + (bottom - top) * ty;
-  }
+  for (int i = 0; i < 4; ++i) out[i] = a[i] * wa + b[i] * wb + c[i] * wc + d[i] * wd;
   return out;
 }
 
