@@ -1,5 +1,7 @@
 #include "marrow/pose/local_to_model.h"
 
+#include "pose/soa/soa_dispatch.h"
+
 namespace marrow {
 
 bool LocalToModelJob::validate() const {
@@ -20,6 +22,25 @@ bool LocalToModelJob::run() const {
       model[j] = root_is_identity ? m : mul_affine(root, m);
     }
   }
+  return true;
+}
+
+bool SoaLocalToModelJob::validate() const {
+  return skeleton != nullptr && local.size() >= soa_group_count(skeleton->size()) &&
+         model.size() >= skeleton->size() && (from == kNoParent || from < skeleton->size());
+}
+
+bool SoaLocalToModelJob::run() const {
+  if (!validate()) return false;
+  soa_detail::LocalToModelArgs args;
+  args.joint_count = skeleton->size();
+  args.parents = skeleton->parents().data();
+  args.local = local.data();
+  args.model = model.data();
+  args.root = root == Mat4::identity() ? nullptr : &root;
+  args.first = from == kNoParent ? 0 : from;
+  args.subtree = from != kNoParent;
+  soa_detail::soa_kernels().local_to_model(args);
   return true;
 }
 

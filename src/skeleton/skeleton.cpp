@@ -82,6 +82,8 @@ Result<Skeleton> Skeleton::build(std::span<const JointDesc> joints, std::string_
     s.rest_[k].rotation = normalize(d.rest.rotation);
     if (!d.name.empty()) s.by_name_.emplace(d.name, static_cast<JointIndex>(k));
   }
+  s.soa_rest_.resize(soa_group_count(n));
+  to_soa(s.rest_, s.soa_rest_);
   if (joint_of_desc) *joint_of_desc = std::move(new_index);
   return s;
 }

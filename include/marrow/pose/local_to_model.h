@@ -4,6 +4,7 @@
 #include <span>
 
 #include "marrow/math/mat4.h"
+#include "marrow/math/soa_transform.h"
 #include "marrow/math/transform.h"
 #include "marrow/skeleton/skeleton.h"
 
@@ -14,6 +15,25 @@ struct LocalToModelJob {
   std::span<const Transform> local;  // one per joint
   std::span<Mat4> model;             // one per joint, written
   Mat4 root = Mat4::identity();      // placed above every root joint
+
+  bool validate() const;
+  // Returns false, writing nothing, when validate() fails.
+  bool run() const;
+};
+
+// The same from a structure-of-arrays local pose, with the TRS-to-matrix conversion done 8 joints
+// at a time and the products by the parents' matrices in SIMD registers (the SIMD level is chosen
+// at run time, simd.h). Tested against LocalToModelJob, its scalar reference.
+//
+// `from` limits the work to one sub-hierarchy: with from = j, only j and its descendants are
+// recomputed (the other model matrices must already be in `model`, as after IK changed the local
+// transforms below j); kNoParent (the default) recomputes every joint.
+struct SoaLocalToModelJob {
+  const Skeleton* skeleton = nullptr;
+  std::span<const SoaTransform> local;  // soa_group_count(skeleton->size()) groups
+  std::span<Mat4> model;                // one per joint, written
+  Mat4 root = Mat4::identity();         // placed above every root joint
+  JointIndex from = kNoParent;
 
   bool validate() const;
   // Returns false, writing nothing, when validate() fails.

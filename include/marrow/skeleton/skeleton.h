@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "marrow/base/error.h"
+#include "marrow/math/soa_transform.h"
 #include "marrow/math/transform.h"
 
 namespace marrow {
@@ -44,6 +45,8 @@ class Skeleton {
   std::span<const std::string> names() const { return names_; }
   const std::string& name(std::size_t joint) const { return names_[joint]; }
   std::span<const Transform> rest_pose() const { return rest_; }
+  // The rest pose in structure-of-arrays groups of 8 joints (soa_transform.h).
+  std::span<const SoaTransform> soa_rest_pose() const { return soa_rest_; }
 
   // The first joint with this name; empty names are never found.
   std::optional<JointIndex> find(std::string_view name) const;
@@ -60,6 +63,7 @@ class Skeleton {
   std::vector<JointIndex> parents_;
   std::vector<std::string> names_;
   std::vector<Transform> rest_;
+  std::vector<SoaTransform> soa_rest_;
   std::unordered_map<std::string, JointIndex, NameHash, std::equal_to<>> by_name_;
 };
 

@@ -1,0 +1,228 @@
+// The per-frame work of a crowd on Soldier.glb, exact clips against compiled ones (issue 13):
+// 100 characters, each at its own time offset, advanced at 60 Hz. One iteration is one frame of
+// all 100 characters; items are character-frames. Each character owns its pose buffers, as a game's
+// would (the clip data is shared).
+//  - BM_Crowd_Walk/exact:0|1, sample only: the exact sampler with a cursor per character into a
+//    local pose (AoS), or the compiled sampler into a SoA local pose.
+//  - BM_Crowd_WalkModel: the same plus local-to-model (scalar / SIMD).
+//  - BM_Crowd_Blend3: Idle, Walk and Run at 0.2 / 0.5 / 0.3, blended, then local-to-model.
+// range(1) picks the SIMD level for the compiled path (0 scalar .. 3 AVX-512), skipped where the
+// machine lacks it.
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <vector>
+
+#include "marrow/clip/compiled_clip.h"
+#include "marrow/clip/compiled_sampling.h"
+#include "marrow/clip/sampling.h"
+#include "marrow/io/asset.h"
+#include "marrow/math/simd.h"
+#include "marrow/pose/blend.h"
+#include "marrow/pose/local_to_model.h"
+#include "marrow/pose/soa_blend.h"
+
+namespace {
+
+using namespace marrow;
+
+constexpr std::size_t kCharacters = 100;
+constexpr float kFrame = 1.0f / 60.0f;
+
+struct Soldier {
+  Asset asset;
+  std::vector<CompiledClip> compiled;  // Idle, Walk, Run
+  std::vector<const Clip*> exact;
+};
+
+const Soldier* soldier() {
+  static std::unique_ptr<Soldier> s = []() -> std::unique_ptr<Soldier> {
+    auto loaded = load_asset(std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb");
+    if (!loaded) return nullptr;
+    auto s = std::make_unique<Soldier>();
+    s->asset = std::move(loaded).value();
+    for (const char* name : {"Idle", "Walk", "Run"}) {
+      const Clip& clip = s->asset.clips[*s->asset.find_clip(name)];
+      s->exact.push_back(&clip);
+      s->compiled.push_back(CompiledClip::compile(clip, s->asset.skeleton).value());
+    }
+    return s;
+  }();
+  return s.get();
+}
+
+bool use_level(benchmark::State& state, int arg) {
+  const SimdLevel level = static_cast<SimdLevel>(arg);
+  if (!set_simd_level(level)) {
+    state.SkipWithError("this machine cannot run that SIMD level");
+    return false;
+  }
+  state.SetLabel(std::string(to_string(level)));
+  return true;
+}
+
+// Time of character c at frame f: each starts at its own offset in the clip.
+float time_of(std::size_t c, std::uint64_t frame, float duration) {
+  return wrap_time(static_cast<float>(c) * 0.173f + frame * kFrame, duration, WrapMode::kLoop);
+}
+
+struct ExactCharacter {
+  std::vector<SamplingCursor> cursors;
+  std::vector<std::vector<Transform>> layers;
+  std::vector<Transform> local;
+  std::vector<Mat4> model;
+};
+
+struct CompiledCharacter {
+  std::vector<std::vector<SoaTransform>> layers;
+  std::vector<SoaTransform> local;
+  std::vector<Mat4> model;
+};
+
+// range(0): 0 sample only, 1 sample + local-to-model. range(1): -1 exact, else the SIMD level.
+void BM_Crowd_Walk(benchmark::State& state) {
+  const Soldier* s = soldier();
+  if (!s) return state.SkipWithError("Soldier.glb is absent from ../shared/assets/gltf");
+  const bool model = state.range(0) != 0;
+  const Skeleton& skeleton = s->asset.skeleton;
+  const std::size_t n = skeleton.size();
+  std::uint64_t frame = 0;
+  if (state.range(1) < 0) {
+    const Clip& walk = *s->exact[1];
+    std::vector<ExactCharacter> crowd(kCharacters);
+    for (ExactCharacter& c : crowd) {
+      c.cursors.emplace_back(walk);
+      c.local.resize(n);
+      c.model.resize(n);
+    }
+    state.SetLabel("exact");
+    for (auto _ : state) {
+      for (std::size_t i = 0; i < kCharacters; ++i) {
+        ExactCharacter& c = crowd[i];
+        sample(walk, skeleton.rest_pose(), time_of(i, frame, walk.duration()), c.cursors[0],
+               c.local);
+        if (model) local_to_model(skeleton, c.local, c.model);
+        benchmark::DoNotOptimize(c.local.data());
+        benchmark::DoNotOptimize(c.model.data());
+      }
+      ++frame;
+    }
+  } else {
+    if (!use_level(state, static_cast<int>(state.range(1)))) return;
+    const CompiledClip& walk = s->compiled[1];
+    std::vector<CompiledCharacter> crowd(kCharacters);
+    for (CompiledCharacter& c : crowd) {
+      c.local.resize(soa_group_count(n));
+      c.model.resize(n);
+    }
+    CompiledSamplingJob sample_job;
+    sample_job.clip = &walk;
+    sample_job.rest_pose = skeleton.soa_rest_pose();
+    SoaLocalToModelJob model_job;
+    model_job.skeleton = &skeleton;
+    for (auto _ : state) {
+      for (std::size_t i = 0; i < kCharacters; ++i) {
+        CompiledCharacter& c = crowd[i];
+        sample_job.time = time_of(i, frame, walk.duration());
+        sample_job.output = c.local;
+        sample_job.run();
+        if (model) {
+          model_job.local = c.local;
+          model_job.model = c.model;
+          model_job.run();
+        }
+        benchmark::DoNotOptimize(c.local.data());
+        benchmark::DoNotOptimize(c.model.data());
+      }
+      ++frame;
+    }
+    set_simd_level(detected_simd_level());
+  }
+  state.SetItemsProcessed(state.iterations() * kCharacters);
+}
+BENCHMARK(BM_Crowd_Walk)->ArgNames({"model", "level"})->ArgsProduct({{0, 1}, {-1, 0, 1, 2, 3}});
+
+// Idle + Walk + Run at 0.2 / 0.5 / 0.3, blended, then local-to-model.
+void BM_Crowd_Blend3(benchmark::State& state) {
+  const Soldier* s = soldier();
+  if (!s) return state.SkipWithError("Soldier.glb is absent from ../shared/assets/gltf");
+  const Skeleton& skeleton = s->asset.skeleton;
+  const std::size_t n = skeleton.size();
+  const float weights[3] = {0.2f, 0.5f, 0.3f};
+  std::uint64_t frame = 0;
+  if (state.range(0) < 0) {
+    std::vector<ExactCharacter> crowd(kCharacters);
+    for (ExactCharacter& c : crowd) {
+      for (int k = 0; k < 3; ++k) {
+        c.cursors.emplace_back(*s->exact[k]);
+        c.layers.emplace_back(n);
+      }
+      c.local.resize(n);
+      c.model.resize(n);
+    }
+    state.SetLabel("exact");
+    for (auto _ : state) {
+      for (std::size_t i = 0; i < kCharacters; ++i) {
+        ExactCharacter& c = crowd[i];
+        for (int k = 0; k < 3; ++k) {
+          const Clip& clip = *s->exact[k];
+          sample(clip, skeleton.rest_pose(), time_of(i, frame, clip.duration()), c.cursors[k],
+                 c.layers[k]);
+        }
+        const BlendLayer layers[] = {{c.layers[0], weights[0], {}},
+                                     {c.layers[1], weights[1], {}},
+                                     {c.layers[2], weights[2], {}}};
+        BlendJob blend;
+        blend.rest_pose = skeleton.rest_pose();
+        blend.layers = layers;
+        blend.output = c.local;
+        blend.run();
+        local_to_model(skeleton, c.local, c.model);
+        benchmark::DoNotOptimize(c.model.data());
+      }
+      ++frame;
+    }
+  } else {
+    if (!use_level(state, static_cast<int>(state.range(0)))) return;
+    std::vector<CompiledCharacter> crowd(kCharacters);
+    for (CompiledCharacter& c : crowd) {
+      for (int k = 0; k < 3; ++k) c.layers.emplace_back(soa_group_count(n));
+      c.local.resize(soa_group_count(n));
+      c.model.resize(n);
+    }
+    CompiledSamplingJob sample_job;
+    sample_job.rest_pose = skeleton.soa_rest_pose();
+    SoaBlendJob blend;
+    blend.joint_count = n;
+    blend.rest_pose = skeleton.soa_rest_pose();
+    SoaLocalToModelJob model_job;
+    model_job.skeleton = &skeleton;
+    for (auto _ : state) {
+      for (std::size_t i = 0; i < kCharacters; ++i) {
+        CompiledCharacter& c = crowd[i];
+        for (int k = 0; k < 3; ++k) {
+          sample_job.clip = &s->compiled[k];
+          sample_job.time = time_of(i, frame, s->compiled[k].duration());
+          sample_job.output = c.layers[k];
+          sample_job.run();
+        }
+        const SoaBlendLayer layers[] = {{c.layers[0], weights[0], {}},
+                                        {c.layers[1], weights[1], {}},
+                                        {c.layers[2], weights[2], {}}};
+        blend.layers = layers;
+        blend.output = c.local;
+        blend.run();
+        model_job.local = c.local;
+        model_job.model = c.model;
+        model_job.run();
+        benchmark::DoNotOptimize(c.model.data());
+      }
+      ++frame;
+    }
+    set_simd_level(detected_simd_level());
+  }
+  state.SetItemsProcessed(state.iterations() * kCharacters);
+}
+BENCHMARK(BM_Crowd_Blend3)->ArgName("level")->DenseRange(-1, 3);
+
+}  // namespace

@@ -1,0 +1,244 @@
+// CompiledClip: validation of serialized data, and its size. The compiler is compiler.cpp.
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "clip/compiled/layout.h"
+#include "marrow/clip/clip_builder.h"
+#include "marrow/clip/compiled_clip.h"
+
+namespace marrow {
+namespace {
+
+using Data = CompiledClipData;
+using compiled_detail::components;
+using compiled_detail::element_bytes;
+using compiled_detail::target_of;
+
+bool all_finite(std::span<const float> v) {
+  for (float x : v) {
+    if (!std::isfinite(x)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<CompiledClip> CompiledClip::from_data(CompiledClipData d, std::string_view where) {
+  const auto fail = [&](const std::string& what) -> Result<CompiledClip> {
+    return make_error(where, "compiled clip '" + d.name + "': " + what);
+  };
+  if (!std::isfinite(d.duration) || d.duration < 0) return fail("duration is not a finite time");
+  if (!std::isfinite(d.ticks_per_second) || d.ticks_per_second < 0) {
+    return fail("ticks per second is not finite and >= 0");
+  }
+  if (d.joint_count == 0 || d.joint_count > kMaxJoints) {
+    return fail("joint count " + std::to_string(d.joint_count) + " is out of range");
+  }
+  const std::size_t groups = soa_group_count(d.joint_count);
+  if (d.sources.size() != 3 * groups) {
+    return fail(std::to_string(d.sources.size()) + " channel sources for " +
+                std::to_string(groups) + " joint groups (expected 3 per group)");
+  }
+  std::size_t constant_floats = 0, animated = 0;
+  for (std::size_t i = 0; i < d.sources.size(); ++i) {
+    const Data::Channel c = static_cast<Data::Channel>(i % 3);
+    switch (d.sources[i]) {
+      case Data::Source::kRest:
+        break;
+      case Data::Source::kConstant:
+        constant_floats += static_cast<std::size_t>(components(c)) * kSoaWidth;
+        break;
+      case Data::Source::kAnimated:
+        ++animated;
+        break;
+      default:
+        return fail("channel source " + std::to_string(i) + " has an unknown kind");
+    }
+  }
+  if (d.constants.size() != constant_floats) {
+    return fail(std::to_string(d.constants.size()) + " constant floats, expected " +
+                std::to_string(constant_floats));
+  }
+  if (!all_finite(d.constants)) return fail("a constant is not finite");
+  if (!all_finite(d.ranges)) return fail("a quantization range is not finite");
+
+  // Segments: from 0 to the duration, each near its place at segment_rate; streams and track
+  // groups in order, frames inside the byte array.
+  if ((animated == 0) != d.segments.empty()) {
+    return fail("segments and animated channels must come together");
+  }
+  if (d.track_groups.size() != d.segments.size() * animated) {
+    return fail(std::to_string(d.track_groups.size()) + " track groups, expected " +
+                std::to_string(animated) + " per segment");
+  }
+  if (!d.segments.empty() &&
+      (!std::isfinite(d.segment_rate) || !(d.segment_rate > 0) || !(d.duration > 0))) {
+    return fail("bad segment rate");
+  }
+  std::size_t streams = 0, times = 0;
+  std::uint64_t bytes = 0;
+  for (std::size_t s = 0; s < d.segments.size(); ++s) {
+    const Data::Segment& seg = d.segments[s];
+    const std::string where_s = "segment " + std::to_string(s);
+    const float end = s + 1 < d.segments.size() ? d.segments[s + 1].start_time : d.duration;
+    if ((s == 0 && seg.start_time != 0) || !(end > seg.start_time) ||
+        !(std::fabs(seg.start_time * d.segment_rate - static_cast<float>(s)) <= 0.25f)) {
+      return fail(where_s + " does not start where its index puts it");
+    }
+    if (seg.first_stream != streams || seg.stream_count == 0 ||
+        seg.stream_count > Data::kMaxStreams || seg.stream_count > d.streams.size() - streams ||
+        seg.first_track_group != s * animated) {
+      return fail(where_s + ": streams or track groups out of order");
+    }
+    for (std::size_t i = 0; i < seg.stream_count; ++i) {
+      const Data::Stream& st = d.streams[streams + i];
+      const std::string name = where_s + " stream " + std::to_string(i);
+      if (st.frame_count < 2) return fail(name + " has fewer than 2 frames");
+      if (!std::isfinite(st.sample_rate) || !(st.sample_rate > 0)) return fail(name + ": bad rate");
+      if (st.frame_stride == 0 || st.frame_stride % 4 != 0)
+        return fail(name + ": bad frame stride");
+      if (st.first_time != times || st.frame_count > d.frame_times.size() - times) {
+        return fail(name + ": frame times out of order or past the end");
+      }
+      const float* ft = d.frame_times.data() + st.first_time;
+      const std::size_t last = st.frame_count - 1;
+      if (ft[0] != seg.start_time || ft[last] != end) {
+        return fail(name + ": frame times must run from the segment's start to its end");
+      }
+      // Near-uniform times: the sampler guesses a frame from the rate and moves by at most one.
+      for (std::size_t f = 1; f <= last; ++f) {
+        const float place = (ft[f] - ft[0]) * st.sample_rate;
+        const bool ok = f < last ? std::fabs(place - static_cast<float>(f)) <= 0.25f
+                                 : place > static_cast<float>(f) - 1 && place <= f + 0.25f;
+        if (!(ft[f] > ft[f - 1]) || !ok) {
+          return fail(name + ": frame " + std::to_string(f) + " is off the stream's rate");
+        }
+      }
+      if (st.first_byte != bytes ||
+          std::uint64_t{st.frame_count} * st.frame_stride > d.frames.size() - bytes) {
+        return fail(name + ": frames out of order or past the end of the frame data");
+      }
+      times += st.frame_count;
+      bytes += std::uint64_t{st.frame_count} * st.frame_stride;
+    }
+    for (std::size_t i = 0; i < animated; ++i) {
+      const Data::TrackGroup& tg = d.track_groups[s * animated + i];
+      const std::string name = where_s + " track group " + std::to_string(i);
+      // The channel of the i-th animated source.
+      std::size_t source = 0;
+      for (std::size_t k = 0, seen = 0; k < d.sources.size(); ++k) {
+        if (d.sources[k] == Data::Source::kAnimated && seen++ == i) source = k;
+      }
+      const Data::Channel channel = static_cast<Data::Channel>(source % 3);
+      if (tg.format != Data::Format::kU8 && tg.format != Data::Format::kU16 &&
+          tg.format != Data::Format::kF32) {
+        return fail(name + " has an unknown format");
+      }
+      if (tg.stream >= seg.stream_count) return fail(name + " names a stream that does not exist");
+      const Data::Stream& st = d.streams[seg.first_stream + tg.stream];
+      const std::size_t group_bytes =
+          static_cast<std::size_t>(components(channel)) * kSoaWidth * element_bytes(tg.format);
+      if (tg.frame_offset % element_bytes(tg.format) != 0 ||
+          std::size_t{tg.frame_offset} + group_bytes > st.frame_stride) {
+        return fail(name + " lies outside its frame");
+      }
+      if (tg.format != Data::Format::kF32 &&
+          std::size_t{tg.range_offset} + 2 * components(channel) * kSoaWidth > d.ranges.size()) {
+        return fail(name + " has its ranges outside the range table");
+      }
+      if (tg.format == Data::Format::kF32) {
+        for (std::size_t f = 0; f < st.frame_count; ++f) {
+          const std::uint8_t* p =
+              d.frames.data() + st.first_byte + f * st.frame_stride + tg.frame_offset;
+          for (std::size_t k = 0; k < components(channel) * kSoaWidth; ++k) {
+            float x;
+            std::memcpy(&x, p + 4 * k, 4);
+            if (!std::isfinite(x)) return fail(name + " holds a value that is not finite");
+          }
+        }
+      }
+    }
+    streams += seg.stream_count;
+  }
+  if (streams != d.streams.size() || times != d.frame_times.size() || bytes != d.frames.size()) {
+    return fail("frame data that no segment uses");
+  }
+
+  // Exact-key tracks become a clip of their own, through the builder's checks.
+  ClipBuilder keyed(d.name);
+  std::size_t key = 0, value = 0;
+  for (std::size_t i = 0; i < d.keyed.size(); ++i) {
+    const Data::KeyedTrack& k = d.keyed[i];
+    const TrackTarget target = target_of(k.channel);
+    if (k.joint >= d.joint_count) return fail("exact track " + std::to_string(i) + ": bad joint");
+    if (static_cast<unsigned>(k.channel) > 2 ||
+        static_cast<unsigned>(k.interpolation) >
+            static_cast<unsigned>(Interpolation::kCubicSpline)) {
+      return fail("exact track " + std::to_string(i) + ": unknown channel or interpolation");
+    }
+    const std::size_t values = std::size_t{k.key_count} * floats_per_key(target, k.interpolation);
+    if (k.key_count == 0 || k.key_count > d.keyed_times.size() - key ||
+        values > d.keyed_values.size() - value) {
+      return fail("exact track " + std::to_string(i) + " runs past the key arrays");
+    }
+    const Status st = keyed.add_track(
+        static_cast<JointIndex>(k.joint), "", target, k.interpolation,
+        std::span<const float>(d.keyed_times).subspan(key, k.key_count),
+        std::span<const float>(d.keyed_values).subspan(value, values),
+        std::string(where) + ": compiled clip '" + d.name + "' exact track " + std::to_string(i));
+    if (!st) return st.error();
+    key += k.key_count;
+    value += values;
+  }
+  if (key != d.keyed_times.size() || value != d.keyed_values.size()) {
+    return fail("exact-key arrays hold keys no track uses");
+  }
+  Result<Clip> keyed_clip = keyed.build(d.joint_count, where);
+  if (!keyed_clip) return keyed_clip.error();
+  for (const ClipEvent& e : d.events) {
+    if (!std::isfinite(e.time) || e.time < 0) return fail("event '" + e.name + "' has a bad time");
+  }
+  CompiledClip clip;
+  // The exact keys live in keyed_clip_ alone (to_data() gives them back).
+  d.keyed.clear();
+  d.keyed.shrink_to_fit();
+  d.keyed_times.clear();
+  d.keyed_times.shrink_to_fit();
+  d.keyed_values.clear();
+  d.keyed_values.shrink_to_fit();
+  clip.data_ = std::move(d);
+  clip.keyed_clip_ = std::move(keyed_clip).value();
+  return clip;
+}
+
+CompiledClipData CompiledClip::to_data() const {
+  CompiledClipData d = data_;
+  const Clip& k = keyed_clip_;
+  for (const Track& track : k.tracks()) {
+    const auto channel = static_cast<Data::Channel>(static_cast<unsigned>(track.target));
+    d.keyed.push_back({track.joint, channel, track.interpolation, track.key_count});
+    const auto times = k.times().subspan(track.first_key, track.key_count);
+    const auto values = k.values().subspan(
+        track.first_value,
+        std::size_t{track.key_count} * floats_per_key(track.target, track.interpolation));
+    d.keyed_times.insert(d.keyed_times.end(), times.begin(), times.end());
+    d.keyed_values.insert(d.keyed_values.end(), values.begin(), values.end());
+  }
+  return d;
+}
+
+std::size_t CompiledClip::size_bytes() const {
+  const Data& d = data_;
+  std::size_t bytes = sizeof(*this) + d.name.capacity();
+  bytes += d.sources.size() * sizeof(Data::Source) + d.constants.size() * sizeof(float);
+  bytes += d.track_groups.size() * sizeof(Data::TrackGroup) + d.ranges.size() * sizeof(float);
+  bytes += d.frames.size() + d.frame_times.size() * sizeof(float) +
+           d.streams.size() * sizeof(Data::Stream) + d.segments.size() * sizeof(Data::Segment);
+  bytes += keyed_clip_.tracks().size() * sizeof(Track) +
+           (keyed_clip_.times().size() + keyed_clip_.values().size()) * sizeof(float);
+  for (const ClipEvent& e : d.events) bytes += sizeof(ClipEvent) + e.name.capacity();
+  return bytes;
+}
+
+}  // namespace marrow

@@ -1,0 +1,878 @@
+// The clip compiler: exact Clip -> CompiledClip under one model-space error bound
+// (compiled_clip.h). The steps, repeated with a tighter per-joint share of the bound until the
+// measured error is within it:
+//  1. every joint channel gets a tolerance in its own units (distance, angle, scale) from its
+//     share of the bound and the rest pose's geometry (how far the joint's subtree reaches);
+//  2. channels that stay within it of one value are folded (to the rest pose or a constant);
+//  3. STEP channels are kept as exact keys; the others are sampled uniformly at the clip's key
+//     rate (or 2, 4, 8 times it where nlerp/lerp between frames would leave the tolerance), and
+//     the few that no rate fits are kept as exact keys too;
+//  4. each group of 8 joints' channel takes the smallest of 8-bit, 16-bit or float keys that
+//     keeps all its joints within their tolerance;
+//  5. the result is sampled by the runtime's own sampler and measured against the exact clip in
+//     model space (virtual vertices), at every frame, between frames and at every key time.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <string>
+
+#include "clip/compiled/layout.h"
+#include "marrow/clip/compiled_clip.h"
+#include "marrow/clip/compiled_sampling.h"
+#include "marrow/clip/sampling.h"
+
+namespace marrow {
+namespace {
+
+using Data = CompiledClipData;
+using compiled_detail::components;
+using compiled_detail::element_bytes;
+
+// Key grids finer than this are not followed: such tracks are sampled at 60 Hz or kept exact.
+constexpr double kMaxGridRate = 240.0;
+constexpr double kFallbackRate = 60.0;
+// Where between two keys or frames errors are checked: nlerp strays furthest from slerp near
+// 1/2 -+ 1/(2 sqrt 3) of the interval (it agrees with slerp at the middle), a cubic's error is
+// largest near the middle.
+constexpr float kInterior[] = {0.2113249f, 0.5f, 0.7886751f};
+// compile() keeps this fraction of the bound for what its measurement cannot see (times between
+// the ones it measures).
+constexpr float kSafety = 0.9f;
+constexpr int kMaxIterations = 10;
+
+// --- Geometry of the rest pose (model space) ---------------------------------------------------
+
+Mat4 to_model(const Mat4& parent, const Transform& local, bool root) {
+  return root ? to_matrix(local) : mul_affine(parent, to_matrix(local));
+}
+
+void local_to_model(const Skeleton& s, std::span<const Transform> local, std::vector<Mat4>& model) {
+  model.resize(s.size());
+  for (std::size_t j = 0; j < s.size(); ++j) {
+    const JointIndex p = s.parent(j);
+    model[j] = to_model(p == kNoParent ? Mat4::identity() : model[p], local[j], p == kNoParent);
+  }
+}
+
+float column_norm(const Mat4& m, int c) {
+  return length(m.column(c));
+}
+
+struct Geometry {
+  float extent = 1;
+  std::vector<float> lever;             // reach of the joint's subtree, model units
+  std::vector<float> parent_scale;      // largest column norm of the parent's model 3x3
+  std::vector<float> parent_condition;  // largest / smallest column norm of the parent's 3x3
+  std::vector<float> own_scale;         // smallest |component| of the joint's rest scale
+  std::vector<float> local_distance;    // `distance` in the joint's local units
+};
+
+Geometry measure_geometry(const Skeleton& skeleton, float distance_relative, bool absolute,
+                          float distance_absolute) {
+  const std::size_t n = skeleton.size();
+  std::vector<Mat4> model;
+  local_to_model(skeleton, skeleton.rest_pose(), model);
+  Geometry g;
+  Vec3 lo = model[0].translation(), hi = lo;
+  for (const Mat4& m : model) {
+    const Vec3 p = m.translation();
+    lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+    hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+  }
+  const float extent = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
+  g.extent = std::isfinite(extent) && extent > 0 ? extent : 1.0f;
+  const float distance = absolute ? distance_absolute : distance_relative * g.extent;
+  g.lever.assign(n, 0);
+  g.parent_scale.assign(n, 1);
+  g.parent_condition.assign(n, 1);
+  g.own_scale.assign(n, 1);
+  g.local_distance.assign(n, distance);
+  // Children come after parents: walk backwards so each joint's reach is complete before its
+  // parent takes it.
+  for (std::size_t j = n; j-- > 0;) {
+    const float s =
+        std::max({column_norm(model[j], 0), column_norm(model[j], 1), column_norm(model[j], 2)});
+    g.lever[j] = std::max(g.lever[j], distance);
+    g.local_distance[j] = s > 1e-20f ? distance / s : distance;
+    const JointIndex p = skeleton.parent(j);
+    if (p != kNoParent) {
+      const float reach = length(model[j].translation() - model[p].translation()) + g.lever[j];
+      g.lever[p] = std::max(g.lever[p], reach);
+      float smax = 0, smin = 3e38f;
+      for (int c = 0; c < 3; ++c) {
+        smax = std::max(smax, column_norm(model[p], c));
+        smin = std::min(smin, column_norm(model[p], c));
+      }
+      g.parent_scale[j] = smax > 0 ? smax : 1;
+      g.parent_condition[j] = smin > 1e-20f ? std::min(smax / smin, 1e6f) : 1e6f;
+    }
+    const Vec3 rs = skeleton.rest_pose()[j].scale;
+    const float own = std::min({std::fabs(rs.x), std::fabs(rs.y), std::fabs(rs.z)});
+    g.own_scale[j] = own > 1e-20f ? own : 1e-20f;
+  }
+  return g;
+}
+
+// --- One joint channel ------------------------------------------------------------------------
+
+// Angle between two unit quaternions, precise near 0: 4 atan2(|a - b|, |a + b|) with b in a's
+// hemisphere.
+float angle_between_units(const float* a, const float* b) {
+  const float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+  const float s = d < 0 ? -1.0f : 1.0f;
+  float diff = 0, sum = 0;
+  for (int k = 0; k < 4; ++k) {
+    diff += (a[k] - s * b[k]) * (a[k] - s * b[k]);
+    sum += (a[k] + s * b[k]) * (a[k] + s * b[k]);
+  }
+  return 4.0f * std::atan2(std::sqrt(diff), std::sqrt(sum));
+}
+
+// The distance between two values of a channel in the units its tolerance uses.
+float channel_distance(Data::Channel c, const float* a, const float* b) {
+  switch (c) {
+    case Data::Channel::kTranslation:
+      return std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+                       (a[2] - b[2]) * (a[2] - b[2]));
+    case Data::Channel::kRotation:
+      return angle_between_units(a, b);
+    case Data::Channel::kScale:
+      break;
+  }
+  return std::max({std::fabs(a[0] - b[0]), std::fabs(a[1] - b[1]), std::fabs(a[2] - b[2])});
+}
+
+// Interpolates two frame values as the runtime does: lerp, or nlerp for rotations.
+void interpolate(Data::Channel c, const float* a, const float* b, float alpha, float* out) {
+  const int n = components(c);
+  for (int k = 0; k < n; ++k) out[k] = a[k] + (b[k] - a[k]) * alpha;
+  if (c == Data::Channel::kRotation) {
+    const float n2 = out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3];
+    const float inv = 1.0f / std::sqrt(n2);
+    for (int k = 0; k < 4; ++k) out[k] *= inv;
+  }
+}
+
+enum class LaneKind { kRest, kConstant, kUniform, kKeyed };
+
+struct Lane {
+  JointIndex joint = 0;
+  Data::Channel channel = Data::Channel::kTranslation;
+  int track = -1;  // index into clip.tracks(); -1: the clip does not animate this channel
+  LaneKind kind = LaneKind::kRest;
+  std::array<float, 4> value{};  // rest or constant value
+  float tolerance = 0;
+  std::vector<float> analysis_times;  // key times and points between them
+  std::vector<float> frames;          // (frame count) x components, for uniform lanes
+};
+
+// The exact value of `lane` at `t` (the clip's track, or its constant value).
+void exact_value(const Clip& clip, const Lane& lane, float t, float* out) {
+  if (lane.track < 0) {
+    std::copy_n(lane.value.data(), components(lane.channel), out);
+    return;
+  }
+  const Track& track = clip.tracks()[static_cast<std::size_t>(lane.track)];
+  const std::span<const float> times = clip.times().subspan(track.first_key, track.key_count);
+  const auto it = std::upper_bound(times.begin(), times.end(), t);
+  const auto k = it == times.begin() ? 0u : static_cast<std::uint32_t>(it - times.begin() - 1);
+  evaluate_track(clip, track, t, k, out);
+}
+
+std::array<float, 4> rest_value(const Transform& rest, Data::Channel c) {
+  switch (c) {
+    case Data::Channel::kTranslation:
+      return {rest.translation.x, rest.translation.y, rest.translation.z, 0};
+    case Data::Channel::kRotation:
+      return {rest.rotation.x, rest.rotation.y, rest.rotation.z, rest.rotation.w};
+    case Data::Channel::kScale:
+      break;
+  }
+  return {rest.scale.x, rest.scale.y, rest.scale.z, 0};
+}
+
+std::vector<float> analysis_times(const Clip& clip, const Track& track, float duration) {
+  const std::span<const float> times = clip.times().subspan(track.first_key, track.key_count);
+  std::vector<float> out{0.0f, duration};
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    out.push_back(times[k]);
+    if (k + 1 < times.size()) {
+      for (float f : kInterior) out.push_back(times[k] + (times[k + 1] - times[k]) * f);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// Frame times of one stream: n + 1 times from 0 to the duration.
+using FrameTimes = std::vector<float>;
+
+// Samples the exact channel at the frame times, rotations kept in one hemisphere frame to frame.
+std::vector<float> sample_frames(const Clip& clip, const Lane& lane, const FrameTimes& times) {
+  const int c = components(lane.channel);
+  std::vector<float> frames(times.size() * c);
+  for (std::size_t f = 0; f < times.size(); ++f) {
+    float* v = frames.data() + f * c;
+    exact_value(clip, lane, times[f], v);
+    if (lane.channel == Data::Channel::kRotation && f > 0) {
+      const float* p = v - 4;
+      if (p[0] * v[0] + p[1] * v[1] + p[2] * v[2] + p[3] * v[3] < 0) {
+        for (int k = 0; k < 4; ++k) v[k] = -v[k];
+      }
+    }
+  }
+  return frames;
+}
+
+// The frame at or before t and where t lies towards the next one, as the sampler finds them.
+std::size_t frame_at(const FrameTimes& times, float t, float& alpha) {
+  const auto it = std::upper_bound(times.begin(), times.end(), t);
+  std::size_t f = it == times.begin() ? 0 : static_cast<std::size_t>(it - times.begin() - 1);
+  f = std::min(f, times.size() - 2);
+  alpha = std::clamp((t - times[f]) / (times[f + 1] - times[f]), 0.0f, 1.0f);
+  return f;
+}
+
+// The largest error, over the lane's analysis times inside the frames' span and three points
+// inside every frame interval, of `frames` (as the runtime interpolates them) against the exact
+// channel.
+float uniform_error(const Clip& clip, const Lane& lane, std::span<const float> frames,
+                    const FrameTimes& times) {
+  const int c = components(lane.channel);
+  float worst = 0;
+  const auto check = [&](float t) {
+    float alpha;
+    const std::size_t f = frame_at(times, t, alpha);
+    float got[4], want[4];
+    interpolate(lane.channel, frames.data() + f * c, frames.data() + (f + 1) * c, alpha, got);
+    exact_value(clip, lane, t, want);
+    worst = std::max(worst, channel_distance(lane.channel, got, want));
+  };
+  const auto first =
+      std::lower_bound(lane.analysis_times.begin(), lane.analysis_times.end(), times.front());
+  for (auto it = first; it != lane.analysis_times.end() && *it <= times.back(); ++it) check(*it);
+  for (std::size_t f = 0; f + 1 < times.size(); ++f) {
+    for (float u : kInterior) check(times[f] + (times[f + 1] - times[f]) * u);
+  }
+  return worst;
+}
+
+// The frame times of the base stream: the keys' own times where the clip's keys lie on a common
+// grid (not finer than kMaxGridRate), else kFallbackRate frames. Empty for a clip of no duration.
+FrameTimes base_frame_times(const Clip& clip) {
+  const float duration = clip.duration();
+  if (!(duration > 0)) return {};
+  std::vector<float> keys;
+  for (const Track& t : clip.tracks()) {
+    if (t.interpolation == Interpolation::kStep || t.key_count < 2) continue;
+    const auto ts = clip.times().subspan(t.first_key, t.key_count);
+    keys.insert(keys.end(), ts.begin(), ts.end());
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  const auto uniform = [&](std::size_t n) {
+    FrameTimes times(n + 1);
+    for (std::size_t f = 0; f <= n; ++f) {
+      times[f] = f == n ? duration : static_cast<float>(static_cast<double>(duration) * f / n);
+    }
+    return times;
+  };
+  const std::size_t fallback =
+      std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(duration * kFallbackRate)));
+  if (keys.size() < 2) return uniform(fallback);
+  // The grid step is the smallest gap averaged over the whole span (float rounding of key times,
+  // ~2e-6 at 30 s, skews single gaps); the interval count may round either way, so the nearest
+  // counts are tried, fewest first.
+  double gap = 1e30;
+  for (std::size_t i = 1; i < keys.size(); ++i) gap = std::min<double>(gap, keys[i] - keys[i - 1]);
+  const double span = static_cast<double>(keys.back()) - keys.front();
+  const long long guess = std::llround(span / gap);
+  double rate = 0;
+  for (long long count = std::max(1LL, guess - 1); count <= guess + 1 && rate == 0; ++count) {
+    const double r = count / span;
+    const auto on = [&](double t) { return std::fabs(t * r - std::round(t * r)) < 1e-2; };
+    if (r <= kMaxGridRate && on(duration) && std::all_of(keys.begin(), keys.end(), on)) rate = r;
+  }
+  if (rate == 0) return uniform(fallback);
+  const auto grid_index = [&](double t) { return t * rate; };
+  const std::size_t n = std::max<std::size_t>(1, std::llround(duration * rate));
+  FrameTimes times = uniform(n);
+  // Frames that fall on a key take the key's own time, so the key comes out exactly.
+  for (float k : keys) {
+    const long long f = std::llround(grid_index(k));
+    if (f > 0 && static_cast<std::size_t>(f) < n) times[static_cast<std::size_t>(f)] = k;
+  }
+  for (std::size_t f = 1; f < times.size(); ++f) {
+    if (!(times[f] > times[f - 1])) return uniform(fallback);
+  }
+  return times;
+}
+
+// The rates a segment's channel may take, as multiples of the key rate.
+constexpr int kRateCount = 6;
+constexpr int kKeyRate = 2;  // index of 1x
+// Frame times of rate r over base frames [b0, b1]: every 4th or 2nd base frame (the last interval
+// may be shorter), every one, or 2, 4 or 8 frames per base interval.
+FrameTimes rate_times(const FrameTimes& base, std::size_t b0, std::size_t b1, int r) {
+  FrameTimes times;
+  if (r < kKeyRate) {
+    const std::size_t step = r == 0 ? 4 : 2;
+    for (std::size_t f = b0; f < b1; f += step) times.push_back(base[f]);
+    times.push_back(base[b1]);
+    return times;
+  }
+  const int m = 1 << (r - kKeyRate);
+  for (std::size_t f = b0; f < b1; ++f) {
+    for (int i = 0; i < m; ++i) {
+      times.push_back(
+          static_cast<float>(base[f] + (static_cast<double>(base[f + 1]) - base[f]) * i / m));
+    }
+  }
+  times.push_back(base[b1]);
+  return times;
+}
+
+// Frames per second of rate r, from the key rate.
+double rate_of(double key_rate, int r) {
+  return r < kKeyRate ? key_rate / (r == 0 ? 4 : 2) : key_rate * (1 << (r - kKeyRate));
+}
+
+// Base intervals per segment: a multiple of 4, so that quarter rates fit every full segment.
+constexpr std::size_t kSegmentFrames = 64;
+
+// --- Quantization ----------------------------------------------------------------------------
+
+float levels(Data::Format f) {
+  return f == Data::Format::kU8 ? 255.0f : 65535.0f;
+}
+
+// Per lane and component of a track group: the frames' range.
+struct LaneRange {
+  float min = 0, scale = 0;
+};
+
+LaneRange range_of(std::span<const float> frames, int comps, int k, Data::Format f) {
+  float lo = frames[k], hi = frames[k];
+  for (std::size_t i = k; i < frames.size(); i += comps) {
+    lo = std::min(lo, frames[i]);
+    hi = std::max(hi, frames[i]);
+  }
+  return {lo, (hi - lo) / levels(f)};
+}
+
+float quantize(float v, const LaneRange& r, Data::Format f) {
+  if (!(r.scale > 0)) return 0;
+  return std::clamp(std::round((v - r.min) / r.scale), 0.0f, levels(f));
+}
+
+float dequantize(float q, const LaneRange& r) {
+  return std::fma(q, r.scale, r.min);
+}
+
+// `frames` as the runtime reads them back in format f.
+std::vector<float> through_format(std::span<const float> frames, int comps, Data::Format f,
+                                  std::array<LaneRange, 4>& ranges) {
+  std::vector<float> out(frames.begin(), frames.end());
+  if (f == Data::Format::kF32) return out;
+  for (int k = 0; k < comps; ++k) ranges[k] = range_of(frames, comps, k, f);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const LaneRange& r = ranges[i % comps];
+    out[i] = dequantize(quantize(out[i], r, f), r);
+  }
+  return out;
+}
+
+// --- Building one attempt ----------------------------------------------------------------------
+
+// Per segment: its base frames, and for each group's channel the rate its lanes need.
+struct SegmentPlan {
+  std::size_t b0 = 0, b1 = 0;
+  std::vector<int> group_rate;  // 3 per group; -1 where nothing moves
+  // Per lane (3 per joint): frames at its group's rate, for uniform lanes.
+  std::vector<std::vector<float>> frames;
+};
+
+struct Attempt {
+  std::vector<Lane> lanes;  // joint-major: 3 per joint (translation, rotation, scale)
+  std::vector<SegmentPlan> segments;
+};
+
+Data::Channel channel_of(int c) {
+  return static_cast<Data::Channel>(c);
+}
+
+// Steps 1-3 for share `share` of the bound: tolerances, folding, rates per segment.
+Attempt plan(const Clip& clip, const Skeleton& skeleton, const Geometry& geo, float bound,
+             float share, std::span<const Transform> base, const FrameTimes& base_times) {
+  const std::size_t n = skeleton.size();
+  const float duration = clip.duration();
+  Attempt a;
+  a.lanes.resize(3 * n);
+  for (std::size_t j = 0; j < n; ++j) {
+    for (int c = 0; c < 3; ++c) {
+      Lane& lane = a.lanes[3 * j + c];
+      lane.joint = static_cast<JointIndex>(j);
+      lane.channel = channel_of(c);
+      lane.value = rest_value(base[j], lane.channel);
+      const float budget = share * bound;
+      switch (lane.channel) {
+        case Data::Channel::kTranslation:
+          lane.tolerance = budget / geo.parent_scale[j];
+          break;
+        case Data::Channel::kRotation:
+          lane.tolerance = budget / (geo.lever[j] * geo.parent_condition[j]);
+          break;
+        case Data::Channel::kScale:
+          lane.tolerance = budget * geo.own_scale[j] / (geo.lever[j] * geo.parent_condition[j]);
+          break;
+      }
+    }
+  }
+  const std::span<const Track> tracks = clip.tracks();
+  for (std::size_t i = 0; i < tracks.size(); ++i) {
+    const Track& t = tracks[i];
+    Lane& lane = a.lanes[3 * t.joint + static_cast<int>(t.target)];
+    lane.track = static_cast<int>(i);
+    lane.analysis_times = analysis_times(clip, t, duration);
+    // Folding: within tolerance of the value at 0 everywhere -> constant (or rest).
+    float first[4], v[4];
+    exact_value(clip, lane, 0.0f, first);
+    float spread = 0;
+    for (float time : lane.analysis_times) {
+      exact_value(clip, lane, time, v);
+      spread = std::max(spread, channel_distance(lane.channel, first, v));
+    }
+    if (spread <= lane.tolerance) {
+      const float off_rest = channel_distance(lane.channel, first, lane.value.data());
+      if (off_rest + spread <= lane.tolerance) {
+        lane.kind = LaneKind::kRest;
+      } else {
+        lane.kind = LaneKind::kConstant;
+        std::copy_n(first, components(lane.channel), lane.value.data());
+      }
+    } else if (t.interpolation == Interpolation::kStep || base_times.size() < 2) {
+      lane.kind = LaneKind::kKeyed;
+    } else {
+      lane.kind = LaneKind::kUniform;
+    }
+  }
+  if (base_times.size() < 2) return a;
+
+  // Rates: in each segment each moving lane takes the lowest rate at which it fits; a lane that
+  // no rate fits somewhere stays exact everywhere. A group's channel takes its lanes' highest.
+  const std::size_t intervals = base_times.size() - 1;
+  std::vector<std::vector<int>> fit(a.lanes.size());
+  for (std::size_t b0 = 0; b0 < intervals; b0 += kSegmentFrames) {
+    SegmentPlan seg;
+    seg.b0 = b0;
+    seg.b1 = std::min(b0 + kSegmentFrames, intervals);
+    a.segments.push_back(std::move(seg));
+  }
+  for (std::size_t l = 0; l < a.lanes.size(); ++l) {
+    Lane& lane = a.lanes[l];
+    if (lane.kind != LaneKind::kUniform) continue;
+    for (const SegmentPlan& seg : a.segments) {
+      int rate = -1;
+      for (int r = 0; r < kRateCount && rate < 0; ++r) {
+        const FrameTimes times = rate_times(base_times, seg.b0, seg.b1, r);
+        if (uniform_error(clip, lane, sample_frames(clip, lane, times), times) <= lane.tolerance) {
+          rate = r;
+        }
+      }
+      fit[l].push_back(rate);
+      if (rate < 0) lane.kind = LaneKind::kKeyed;
+    }
+    // A track whose frames would take far more room than its own keys (a few keys far apart,
+    // long arcs needing many frames) stays exact: exact keys cost more to sample, so only when
+    // they save much.
+    if (lane.kind != LaneKind::kUniform) continue;
+    std::size_t frame_bytes = 0;
+    for (std::size_t s = 0; s < a.segments.size(); ++s) {
+      frame_bytes += rate_times(base_times, a.segments[s].b0, a.segments[s].b1, fit[l][s]).size() *
+                     components(lane.channel) * 2;
+    }
+    const Track& t = tracks[static_cast<std::size_t>(lane.track)];
+    const std::size_t key_bytes = t.key_count * 4 * (1 + floats_per_key(t.target, t.interpolation));
+    if (frame_bytes > 4 * key_bytes) lane.kind = LaneKind::kKeyed;
+  }
+  for (SegmentPlan& seg : a.segments) {
+    const std::size_t s = static_cast<std::size_t>(&seg - a.segments.data());
+    seg.group_rate.assign(3 * soa_group_count(n), -1);
+    seg.frames.resize(a.lanes.size());
+    for (std::size_t l = 0; l < a.lanes.size(); ++l) {
+      if (a.lanes[l].kind != LaneKind::kUniform) continue;
+      int& rate =
+          seg.group_rate[(a.lanes[l].joint / kSoaWidth) * 3 + static_cast<int>(a.lanes[l].channel)];
+      rate = std::max(rate, fit[l][s]);
+    }
+    for (std::size_t l = 0; l < a.lanes.size(); ++l) {
+      const Lane& lane = a.lanes[l];
+      if (lane.kind != LaneKind::kUniform) continue;
+      const int rate =
+          seg.group_rate[(lane.joint / kSoaWidth) * 3 + static_cast<int>(lane.channel)];
+      seg.frames[l] = sample_frames(clip, lane, rate_times(base_times, seg.b0, seg.b1, rate));
+    }
+  }
+  return a;
+}
+
+// Step 4: the layout. Sources are decided for the whole clip; each segment gets, per moving
+// group's channel, its rate's stream and the smallest format within the lanes' tolerances.
+Data assemble(const Clip& clip, const Skeleton& skeleton, const Attempt& a,
+              const FrameTimes& base_times, bool quantize_keys, bool additive) {
+  const std::size_t n = skeleton.size();
+  const std::size_t groups = soa_group_count(n);
+  Data d;
+  d.name = clip.name();
+  d.duration = clip.duration();
+  d.ticks_per_second = clip.ticks_per_second();
+  d.joint_count = static_cast<std::uint32_t>(n);
+  d.events.assign(clip.events().begin(), clip.events().end());
+
+  const auto lane_index = [&](std::size_t g, int c, std::size_t i) -> std::ptrdiff_t {
+    const std::size_t j = g * kSoaWidth + i;
+    return j < n ? static_cast<std::ptrdiff_t>(3 * j + c) : -1;
+  };
+  // Lanes past the last joint hold the identity; lanes kept as exact keys hold their rest value
+  // until the exact keys overwrite them.
+  const auto fixed_value = [&](std::ptrdiff_t l, int c) -> std::array<float, 4> {
+    if (l < 0) return rest_value(Transform::identity(), channel_of(c));
+    return a.lanes[static_cast<std::size_t>(l)].value;
+  };
+
+  // Sources.
+  std::vector<std::pair<std::size_t, int>> moving;  // (group, channel) of each kAnimated source
+  for (std::size_t g = 0; g < groups; ++g) {
+    for (int c = 0; c < 3; ++c) {
+      bool animated = false, all_rest = true;
+      for (std::size_t i = 0; i < kSoaWidth; ++i) {
+        const std::ptrdiff_t l = lane_index(g, c, i);
+        if (l < 0) continue;
+        const LaneKind kind = a.lanes[static_cast<std::size_t>(l)].kind;
+        animated = animated || kind == LaneKind::kUniform;
+        all_rest = all_rest && (kind == LaneKind::kRest || kind == LaneKind::kKeyed);
+      }
+      if (animated) {
+        d.sources.push_back(Data::Source::kAnimated);
+        moving.emplace_back(g, c);
+      } else if (all_rest && !additive) {
+        // Additive clips never read the caller's rest pose: their "rest" is the identity.
+        d.sources.push_back(Data::Source::kRest);
+      } else {
+        d.sources.push_back(Data::Source::kConstant);
+        const int comps = components(channel_of(c));
+        for (int k = 0; k < comps; ++k) {
+          for (std::size_t i = 0; i < kSoaWidth; ++i) {
+            d.constants.push_back(fixed_value(lane_index(g, c, i), c)[k]);
+          }
+        }
+      }
+    }
+  }
+
+  // Segments.
+  if (!moving.empty()) {
+    const double key_rate = (base_times.size() - 1) / static_cast<double>(d.duration);
+    d.segment_rate = static_cast<float>(key_rate / kSegmentFrames);
+  }
+  for (const SegmentPlan& seg : moving.empty() ? std::vector<SegmentPlan>{} : a.segments) {
+    Data::Segment out;
+    out.start_time = base_times[seg.b0];
+    out.first_stream = static_cast<std::uint32_t>(d.streams.size());
+    out.first_track_group = static_cast<std::uint32_t>(d.track_groups.size());
+
+    struct Pending {
+      Data::TrackGroup tg;
+      int rate = 0;
+      int comps = 3;
+      std::vector<std::vector<float>> lane_frames;  // 8 lanes of (frames x comps) values
+      std::array<std::array<LaneRange, 4>, kSoaWidth> ranges{};
+    };
+    std::vector<Pending> pending;
+    for (const auto& [g, c] : moving) {
+      Pending p;
+      p.comps = components(channel_of(c));
+      p.rate = std::max(seg.group_rate[g * 3 + c], 0);  // a group still in this segment: lowest
+      const FrameTimes times = rate_times(base_times, seg.b0, seg.b1, p.rate);
+      p.lane_frames.resize(kSoaWidth);
+      for (std::size_t i = 0; i < kSoaWidth; ++i) {
+        const std::ptrdiff_t l = lane_index(g, c, i);
+        if (l >= 0 && a.lanes[static_cast<std::size_t>(l)].kind == LaneKind::kUniform) {
+          p.lane_frames[i] = seg.frames[static_cast<std::size_t>(l)];
+        } else {
+          const std::array<float, 4> v = fixed_value(l, c);
+          for (std::size_t f = 0; f < times.size(); ++f) {
+            for (int k = 0; k < p.comps; ++k) p.lane_frames[i].push_back(v[k]);
+          }
+        }
+      }
+      // The smallest format that keeps every moving lane within its tolerance.
+      for (Data::Format f : {Data::Format::kU8, Data::Format::kU16, Data::Format::kF32}) {
+        if (!quantize_keys && f != Data::Format::kF32) continue;
+        bool ok = true;
+        for (std::size_t i = 0; i < kSoaWidth && ok; ++i) {
+          const std::ptrdiff_t l = lane_index(g, c, i);
+          const std::vector<float> back = through_format(p.lane_frames[i], p.comps, f, p.ranges[i]);
+          if (l >= 0 && a.lanes[static_cast<std::size_t>(l)].kind == LaneKind::kUniform &&
+              f != Data::Format::kF32) {
+            ok = uniform_error(clip, a.lanes[static_cast<std::size_t>(l)], back, times) <=
+                 a.lanes[static_cast<std::size_t>(l)].tolerance;
+          }
+        }
+        if (ok) {
+          p.tg.format = f;
+          break;
+        }
+      }
+      pending.push_back(std::move(p));
+    }
+
+    // One stream per rate in use, slowest first; within a frame, groups one after the other,
+    // each aligned to its element size.
+    std::uint8_t stream_of_rate[kRateCount];
+    for (int rate = 0; rate < kRateCount; ++rate) {
+      std::size_t offset = 0;
+      for (Pending& p : pending) {
+        if (p.rate != rate) continue;
+        p.tg.stream = static_cast<std::uint8_t>(d.streams.size() - out.first_stream);
+        const std::size_t align = element_bytes(p.tg.format);
+        offset = (offset + align - 1) / align * align;
+        p.tg.frame_offset = static_cast<std::uint32_t>(offset);
+        offset += static_cast<std::size_t>(p.comps) * kSoaWidth * align;
+      }
+      if (offset == 0) continue;
+      const FrameTimes times = rate_times(base_times, seg.b0, seg.b1, rate);
+      Data::Stream st;
+      st.frame_count = static_cast<std::uint32_t>(times.size());
+      st.sample_rate = static_cast<float>(
+          rate_of((base_times.size() - 1) / static_cast<double>(d.duration), rate));
+      st.frame_stride = static_cast<std::uint32_t>((offset + 3) / 4 * 4);
+      st.first_time = static_cast<std::uint32_t>(d.frame_times.size());
+      st.first_byte = d.frames.size();
+      d.frame_times.insert(d.frame_times.end(), times.begin(), times.end());
+      d.frames.resize(d.frames.size() + std::size_t{st.frame_count} * st.frame_stride, 0);
+      stream_of_rate[rate] = static_cast<std::uint8_t>(d.streams.size());
+      d.streams.push_back(st);
+    }
+    out.stream_count = static_cast<std::uint32_t>(d.streams.size()) - out.first_stream;
+    for (Pending& p : pending) {
+      if (p.tg.format != Data::Format::kF32) {
+        p.tg.range_offset = static_cast<std::uint32_t>(d.ranges.size());
+        for (int k = 0; k < p.comps; ++k) {
+          for (std::size_t i = 0; i < kSoaWidth; ++i) d.ranges.push_back(p.ranges[i][k].min);
+          for (std::size_t i = 0; i < kSoaWidth; ++i) d.ranges.push_back(p.ranges[i][k].scale);
+        }
+      }
+      d.track_groups.push_back(p.tg);
+      const Data::Stream& st = d.streams[stream_of_rate[p.rate]];
+      for (std::size_t f = 0; f < st.frame_count; ++f) {
+        std::uint8_t* dst =
+            d.frames.data() + st.first_byte + f * st.frame_stride + p.tg.frame_offset;
+        for (int k = 0; k < p.comps; ++k) {
+          for (std::size_t i = 0; i < kSoaWidth; ++i) {
+            const float v = p.lane_frames[i][f * p.comps + k];
+            const std::size_t e = k * kSoaWidth + i;
+            switch (p.tg.format) {
+              case Data::Format::kU8:
+                dst[e] = static_cast<std::uint8_t>(quantize(v, p.ranges[i][k], p.tg.format));
+                break;
+              case Data::Format::kU16: {
+                const auto q = static_cast<std::uint16_t>(quantize(v, p.ranges[i][k], p.tg.format));
+                std::memcpy(dst + 2 * e, &q, 2);
+                break;
+              }
+              case Data::Format::kF32:
+                std::memcpy(dst + 4 * e, &v, 4);
+                break;
+            }
+          }
+        }
+      }
+    }
+    d.segments.push_back(out);
+  }
+
+  // Exact keys: the clip's own tracks, unchanged.
+  for (const Lane& lane : a.lanes) {
+    if (lane.kind != LaneKind::kKeyed) continue;
+    const Track& t = clip.tracks()[static_cast<std::size_t>(lane.track)];
+    d.keyed.push_back({lane.joint, lane.channel, t.interpolation, t.key_count});
+    const auto times = clip.times().subspan(t.first_key, t.key_count);
+    const auto values = clip.values().subspan(
+        t.first_value, std::size_t{t.key_count} * floats_per_key(t.target, t.interpolation));
+    d.keyed_times.insert(d.keyed_times.end(), times.begin(), times.end());
+    d.keyed_values.insert(d.keyed_values.end(), values.begin(), values.end());
+  }
+  return d;
+}
+
+// --- Step 5: the measured error ---------------------------------------------------------------
+
+// base . delta for additive clips (pose/additive.h at weight 1), kept here since clip/ comes
+// before pose/.
+Transform compose_additive(const Transform& base, const Transform& delta) {
+  return {base.translation + delta.translation, normalize(base.rotation * delta.rotation),
+          mul(base.scale, delta.scale)};
+}
+
+struct Measurement {
+  float max_error = 0, p99 = 0, max_time = 0;
+  std::uint32_t max_joint = 0;
+  std::size_t times = 0;
+};
+
+Measurement measure(const Clip& clip, const CompiledClip& compiled, const Skeleton& skeleton,
+                    const Geometry& geo, std::span<const Transform> base,
+                    std::span<const Transform> additive_reference, float bound) {
+  const std::size_t n = skeleton.size();
+  const float duration = clip.duration();
+  std::vector<float> times{0.0f, duration, duration * (1 - 1e-4f)};
+  times.insert(times.end(), clip.times().begin(), clip.times().end());
+  const CompiledClipData& d = compiled.data();
+  for (const CompiledClipData::Stream& st : d.streams) {
+    const float* ft = d.frame_times.data() + st.first_time;
+    for (std::size_t f = 0; f + 1 < st.frame_count; ++f) {
+      for (float u :
+           {0.0f, 0.125f, 0.2113249f, 0.25f, 0.375f, 0.5f, 0.625f, 0.75f, 0.7886751f, 0.875f}) {
+        times.push_back(ft[f] + (ft[f + 1] - ft[f]) * u);
+      }
+    }
+  }
+  for (float& t : times) t = std::clamp(t, 0.0f, duration);
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+
+  std::vector<Transform> exact(n), fast(n);
+  std::vector<SoaTransform> soa(soa_group_count(n)), soa_base(soa_group_count(n));
+  to_soa(base, soa_base);
+  std::vector<Mat4> exact_model, fast_model;
+  SamplingCursor cursor(clip);
+  CompiledSamplingContext context(compiled);
+  // p99 from a histogram of error / bound.
+  constexpr std::size_t kBins = 4096;
+  std::vector<std::size_t> histogram(kBins + 1, 0);
+  std::size_t samples = 0;
+  Measurement m;
+  m.times = times.size();
+  const bool additive = !additive_reference.empty();
+  for (float t : times) {
+    std::copy(base.begin(), base.end(), exact.begin());
+    sample_tracks(clip, t, cursor, exact);
+    CompiledSamplingJob job;
+    job.clip = &compiled;
+    job.time = t;
+    job.rest_pose = soa_base;
+    job.context = &context;
+    job.output = soa;
+    job.run();
+    from_soa(soa, fast);
+    if (additive) {
+      for (std::size_t j = 0; j < n; ++j) {
+        exact[j] = compose_additive(additive_reference[j], exact[j]);
+        fast[j] = compose_additive(additive_reference[j], fast[j]);
+      }
+    }
+    local_to_model(skeleton, exact, exact_model);
+    local_to_model(skeleton, fast, fast_model);
+    for (std::size_t j = 0; j < n; ++j) {
+      const float dl = geo.local_distance[j];
+      const Vec3 points[] = {{0, 0, 0}, {dl, 0, 0}, {0, dl, 0}, {0, 0, dl}};
+      for (const Vec3& p : points) {
+        const float e =
+            length(transform_point(exact_model[j], p) - transform_point(fast_model[j], p));
+        const float err = std::isfinite(e) ? e : 3e38f;
+        if (err > m.max_error)
+          m.max_error = err, m.max_time = t, m.max_joint = static_cast<std::uint32_t>(j);
+        const auto bin =
+            static_cast<std::size_t>(std::min(err / bound * (kBins / 4.0f), float(kBins)));
+        ++histogram[bin];
+        ++samples;
+      }
+    }
+  }
+  std::size_t seen = 0;
+  for (std::size_t b = 0; b <= kBins; ++b) {
+    seen += histogram[b];
+    if (seen >= samples * 99 / 100) {
+      m.p99 = std::min(m.max_error, (b + 1) * bound / (kBins / 4.0f));
+      break;
+    }
+  }
+  return m;
+}
+
+std::size_t exact_bytes(const Clip& clip) {
+  return clip.tracks().size() * sizeof(Track) + (clip.times().size() + clip.values().size()) * 4;
+}
+
+}  // namespace
+
+Result<CompiledClip> CompiledClip::compile(const Clip& clip, const Skeleton& skeleton,
+                                           const CompileOptions& options) {
+  const std::string where = "compile(" + clip.name() + ")";
+  if (!std::isfinite(options.error) || !(options.error > 0)) {
+    return make_error(where, "the error bound must be a finite number above 0 (got " +
+                                 std::to_string(options.error) + ")");
+  }
+  if (!std::isfinite(options.distance) || options.distance < 0) {
+    return make_error(where, "the virtual vertex distance must be finite and >= 0 (got " +
+                                 std::to_string(options.distance) + ")");
+  }
+  if (clip.joint_count() != skeleton.size() || skeleton.empty()) {
+    return make_error(where, "the clip is for " + std::to_string(clip.joint_count()) +
+                                 " joints, the skeleton has " + std::to_string(skeleton.size()));
+  }
+  const std::size_t n = skeleton.size();
+  const bool additive = !options.additive_reference.empty();
+  if (additive && options.additive_reference.size() < n) {
+    return make_error(where, "the additive reference pose has " +
+                                 std::to_string(options.additive_reference.size()) +
+                                 " joints, the skeleton " + std::to_string(n));
+  }
+  const Geometry geo =
+      measure_geometry(skeleton, options.distance, options.absolute, options.distance);
+  const float bound = options.absolute ? options.error : options.error * geo.extent;
+  // Channels without a track hold the rest pose, or for additive clips no change (identity).
+  const std::vector<Transform> identity(n);
+  const std::span<const Transform> base =
+      additive ? std::span<const Transform>(identity) : skeleton.rest_pose();
+
+  const FrameTimes base_times = base_frame_times(clip);
+  float share = 0.5f;
+  for (int iteration = 0; iteration <= kMaxIterations; ++iteration) {
+    const bool last = iteration == kMaxIterations;
+    // The last attempt keeps every moving channel as exact keys: its error is the exact
+    // sampler's rounding, so compile() always ends with a clip within the bound.
+    const Attempt attempt = plan(clip, skeleton, geo, bound, last ? 0.0f : share, base, base_times);
+    Data data = assemble(clip, skeleton, attempt, base_times, options.quantize, additive);
+    Result<CompiledClip> compiled = from_data(std::move(data), where);
+    if (!compiled) return compiled.error();
+    const Measurement m =
+        measure(clip, *compiled, skeleton, geo, base, options.additive_reference, bound);
+    if (m.max_error <= bound * kSafety || last) {
+      CompiledClipReport& r = compiled->data_.report;
+      r.bound = bound;
+      r.distance = options.absolute ? options.distance : options.distance * geo.extent;
+      r.extent = geo.extent;
+      r.max_error = m.max_error;
+      r.p99_error = m.p99;
+      r.max_error_time = m.max_time;
+      r.max_error_joint = m.max_joint;
+      r.measured_times = m.times;
+      r.exact_bytes = exact_bytes(clip);
+      if (m.max_error > bound) {
+        return make_error(where, "the exact keys alone are " + std::to_string(m.max_error) +
+                                     " from the exact clip, over the bound " +
+                                     std::to_string(bound) + " (a bound below float precision)");
+      }
+      return compiled;
+    }
+    share *= 0.5f;
+  }
+  return make_error(where, "unreachable");
+}
+
+}  // namespace marrow

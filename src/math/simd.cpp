@@ -1,0 +1,89 @@
+#include "marrow/math/simd.h"
+
+#include <atomic>
+#include <cstdlib>
+
+namespace marrow {
+namespace {
+
+bool supported(SimdLevel level) {
+  switch (level) {
+    case SimdLevel::kScalar:
+      return true;
+#if defined(MARROW_HAVE_X86_KERNELS)
+    case SimdLevel::kSse2:
+      return true;  // part of x86-64
+    case SimdLevel::kAvx2:
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case SimdLevel::kAvx512:
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+             __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+             __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw");
+#endif
+    default:
+      return false;
+  }
+}
+
+SimdLevel detect() {
+  for (SimdLevel level : {SimdLevel::kAvx512, SimdLevel::kAvx2, SimdLevel::kSse2}) {
+    if (supported(level)) return level;
+  }
+  return SimdLevel::kScalar;
+}
+
+SimdLevel initial_level() {
+  SimdLevel level = detect();
+  if (const char* env = std::getenv("MARROW_SIMD")) {
+    const std::optional<SimdLevel> wanted = simd_level_from_string(env);
+    if (wanted && *wanted < level) level = *wanted;
+  }
+  return level;
+}
+
+// Relaxed is enough: the level only selects between kernels that compute the same thing.
+std::atomic<SimdLevel>& active() {
+  static std::atomic<SimdLevel> level{initial_level()};
+  return level;
+}
+
+}  // namespace
+
+std::string_view to_string(SimdLevel level) {
+  switch (level) {
+    case SimdLevel::kScalar:
+      return "scalar";
+    case SimdLevel::kSse2:
+      return "sse2";
+    case SimdLevel::kAvx2:
+      return "avx2";
+    case SimdLevel::kAvx512:
+      return "avx512";
+  }
+  return "?";
+}
+
+std::optional<SimdLevel> simd_level_from_string(std::string_view name) {
+  for (SimdLevel level :
+       {SimdLevel::kScalar, SimdLevel::kSse2, SimdLevel::kAvx2, SimdLevel::kAvx512}) {
+    if (name == to_string(level)) return level;
+  }
+  return std::nullopt;
+}
+
+SimdLevel detected_simd_level() {
+  static const SimdLevel level = detect();
+  return level;
+}
+
+SimdLevel active_simd_level() {
+  return active().load(std::memory_order_relaxed);
+}
+
+bool set_simd_level(SimdLevel level) {
+  if (!supported(level)) return false;
+  active().store(level, std::memory_order_relaxed);
+  return true;
+}
+
+}  // namespace marrow

@@ -1,0 +1,423 @@
+// Compiled clips against the exact sampler. The error is measured here on its own (own times,
+// own local-to-model, the metric as docs/performance.md defines it), not taken from the
+// compiler's report: every compiled clip of every test asset must stay inside its bound at key
+// times, between keys, near the loop ends, and played backwards, on every SIMD level.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+#include <numbers>
+#include <random>
+
+#include "allocation_counter.h"
+#include "marrow/clip/clip_builder.h"
+#include "marrow/clip/compiled_clip.h"
+#include "marrow/clip/compiled_sampling.h"
+#include "marrow/clip/sampling.h"
+#include "marrow/io/asset.h"
+#include "marrow/pose/additive.h"
+#include "marrow/pose/local_to_model.h"
+#include "simd_test_util.h"
+
+namespace marrow::test {
+namespace {
+
+const std::string kAssets = std::string(MARROW_SHARED_DIR) + "/assets/";
+
+// The compiled clip's local pose at t.
+std::vector<Transform> compiled_pose(const CompiledClip& clip, const Skeleton& skeleton, float t,
+                                     CompiledSamplingContext* context = nullptr) {
+  std::vector<SoaTransform> soa(soa_group_count(skeleton.size()));
+  CompiledSamplingJob job;
+  job.clip = &clip;
+  job.time = t;
+  job.rest_pose = skeleton.soa_rest_pose();
+  job.context = context;
+  job.output = soa;
+  EXPECT_TRUE(job.run());
+  std::vector<Transform> pose(skeleton.size());
+  EXPECT_TRUE(from_soa(soa, pose));
+  return pose;
+}
+
+std::vector<Transform> exact_pose(const Clip& clip, const Skeleton& skeleton, float t) {
+  std::vector<Transform> pose(skeleton.rest_pose().begin(), skeleton.rest_pose().end());
+  EXPECT_TRUE(sample_tracks(clip, t, pose));
+  return pose;
+}
+
+// The largest distance between virtual vertices (each joint, and points `distance` along its
+// three axes in the rest pose's model units) moved by both poses.
+float virtual_vertex_error(const Skeleton& skeleton, std::span<const Transform> a,
+                           std::span<const Transform> b, float distance) {
+  std::vector<Mat4> ma(skeleton.size()), mb(skeleton.size()), rest(skeleton.size());
+  EXPECT_TRUE(local_to_model(skeleton, a, ma));
+  EXPECT_TRUE(local_to_model(skeleton, b, mb));
+  EXPECT_TRUE(local_to_model(skeleton, skeleton.rest_pose(), rest));
+  float worst = 0;
+  for (std::size_t j = 0; j < skeleton.size(); ++j) {
+    const float s =
+        std::max({length(rest[j].column(0)), length(rest[j].column(1)), length(rest[j].column(2))});
+    const float d = s > 1e-20f ? distance / s : distance;
+    for (const Vec3 p : {Vec3{0, 0, 0}, Vec3{d, 0, 0}, Vec3{0, d, 0}, Vec3{0, 0, d}}) {
+      worst = std::max(worst, length(transform_point(ma[j], p) - transform_point(mb[j], p)));
+    }
+  }
+  return worst;
+}
+
+// Times to check: every key, three points inside every key interval (the middle, and where nlerp
+// strays furthest from slerp), 400 random times, both ends and just inside them.
+std::vector<float> check_times(const Clip& clip, unsigned seed) {
+  const float d = clip.duration();
+  std::vector<float> times{0.0f, d, d * (1 - 1e-5f), d * 1e-5f, d * 0.5f};
+  for (const Track& track : clip.tracks()) {
+    const auto ts = clip.times().subspan(track.first_key, track.key_count);
+    for (std::size_t k = 0; k < ts.size(); ++k) {
+      times.push_back(ts[k]);
+      if (k + 1 < ts.size()) {
+        for (float u : {0.2113249f, 0.5f, 0.7886751f})
+          times.push_back(ts[k] + (ts[k + 1] - ts[k]) * u);
+      }
+    }
+  }
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(0.0f, d);
+  for (int i = 0; i < 400; ++i) times.push_back(u(rng));
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  // At most ~3000 times, evenly thinned, so long captures stay fast to check.
+  if (times.size() > 3000) {
+    std::vector<float> thinned;
+    for (std::size_t i = 0; i < times.size(); i += times.size() / 3000 + 1)
+      thinned.push_back(times[i]);
+    thinned.push_back(d);
+    times = thinned;
+  }
+  return times;
+}
+
+// Compiles every clip of `asset` with `options` and checks the bound forward, backwards and on
+// every SIMD level. Prints each clip's size and measured error.
+void check_asset(const Asset& asset, const CompileOptions& options = {}) {
+  const Skeleton& skeleton = asset.skeleton;
+  for (const Clip& clip : asset.clips) {
+    SCOPED_TRACE("clip '" + clip.name() + "'");
+    Result<CompiledClip> compiled = CompiledClip::compile(clip, skeleton, options);
+    ASSERT_TRUE(compiled.ok()) << compiled.error().message;
+    const CompiledClipReport& r = compiled->report();
+    ASSERT_GT(r.bound, 0);
+    const std::vector<float> times = check_times(clip, 7);
+    float worst = 0;
+    for_each_simd_level([&](SimdLevel level) {
+      CompiledSamplingContext context(*compiled);
+      float level_worst = 0;
+      // Forward, then backwards with the same context, then scattered seeks.
+      for (float t : times) {
+        const float e =
+            virtual_vertex_error(skeleton, compiled_pose(*compiled, skeleton, t, &context),
+                                 exact_pose(clip, skeleton, t), r.distance);
+        level_worst = std::max(level_worst, e);
+        EXPECT_LE(e, r.bound) << "t = " << t;
+      }
+      for (auto it = times.rbegin(); it != times.rend(); ++it) {
+        const std::vector<Transform> back = compiled_pose(*compiled, skeleton, *it, &context);
+        const std::vector<Transform> fresh = compiled_pose(*compiled, skeleton, *it);
+        for (std::size_t j = 0; j < skeleton.size(); ++j) ASSERT_EQ(back[j], fresh[j]);
+      }
+      worst = std::max(worst, level_worst);
+      if (level == SimdLevel::kScalar) return;
+      // The level agrees with the portable scalar kernel to float rounding.
+      const SimdLevel active = active_simd_level();
+      ASSERT_TRUE(set_simd_level(SimdLevel::kScalar));
+      std::vector<std::vector<Transform>> scalar;
+      for (std::size_t i = 0; i < times.size(); i += 7) {
+        scalar.push_back(compiled_pose(*compiled, skeleton, times[i]));
+      }
+      ASSERT_TRUE(set_simd_level(active));
+      for (std::size_t i = 0, k = 0; i < times.size(); i += 7, ++k) {
+        const std::vector<Transform> got = compiled_pose(*compiled, skeleton, times[i]);
+        for (std::size_t j = 0; j < skeleton.size(); ++j) {
+          EXPECT_TRUE(near(got[j].translation, scalar[k][j].translation, 1e-6f));
+          EXPECT_TRUE(same_rotation(got[j].rotation, scalar[k][j].rotation, 1e-6f));
+          EXPECT_TRUE(near(got[j].scale, scalar[k][j].scale, 1e-6f));
+        }
+      }
+    });
+    std::cout << "[ compiled ] " << std::filesystem::path(asset.source).filename().string() << " '"
+              << clip.name() << "': " << compiled->size_bytes() << " bytes (exact keys "
+              << r.exact_bytes << "), " << compiled->data().streams.size() << " streams, "
+              << compiled->keyed_clip().tracks().size() << " exact tracks; error max " << worst
+              << " (compiler: " << r.max_error << ", p99 " << r.p99_error << ") bound " << r.bound
+              << "\n";
+  }
+}
+
+std::optional<Asset> load(const std::string& relative) {
+  const std::string path = kAssets + relative;
+  if (!std::filesystem::exists(path)) return std::nullopt;
+  Result<Asset> asset = load_asset(path);
+  EXPECT_TRUE(asset.ok()) << asset.error().message;
+  if (!asset) return std::nullopt;
+  return std::move(asset).value();
+}
+
+class CompiledAsset : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(CompiledAsset, EveryClipStaysInsideItsBoundAgainstTheExactSampler) {
+  std::optional<Asset> asset = load(GetParam());
+  if (!asset) GTEST_SKIP() << kAssets << GetParam() << " is absent";
+  check_asset(*asset);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Assets, CompiledAsset,
+    ::testing::Values("gltf/Soldier.glb", "gltf/Xbot.glb", "gltf/cesium_man.gltf",
+                      "gltf/rigged_simple.gltf", "gltf/box_animated.gltf",
+                      "gltf/interpolation_test.gltf", "gltf/simple_skin.gltf", "bvh/01_01.bvh",
+                      "bvh/Boxing_Toes.bvh", "x/Testwuson.X", "x/anim_test.x", "fbx/walk.fbx",
+                      "collada/pab/walk.dae",
+                      "collada/assimp/anims_with_full_rotations_between_keys.DAE"),
+    [](const ::testing::TestParamInfo<const char*>& info) {
+      std::string name = std::string(info.param);
+      std::replace_if(
+          name.begin(), name.end(), [](char c) { return !std::isalnum(c); }, '_');
+      return name;
+    });
+
+TEST(CompiledClip, LooserAndTighterBoundsAreKeptAndTighterCostsMoreBytes) {
+  std::optional<Asset> asset = load("gltf/Soldier.glb");
+  if (!asset) GTEST_SKIP() << "Soldier.glb is absent";
+  const Clip& walk = asset->clips[*asset->find_clip("Walk")];
+  std::size_t previous = 0;
+  for (float mm : {2.0f, 0.1f, 0.01f}) {
+    CompileOptions options;
+    options.error = mm / 1800.0f;
+    Result<CompiledClip> c = CompiledClip::compile(walk, asset->skeleton, options);
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    EXPECT_LE(c->report().max_error, c->report().bound);
+    EXPECT_GE(c->size_bytes(), previous) << mm << " mm";
+    previous = c->size_bytes();
+    std::cout << "[ compiled ] Walk at " << mm << " mm per 1.8 m: " << c->size_bytes()
+              << " bytes, error " << c->report().max_error << " of " << c->report().bound << "\n";
+  }
+  Asset copy = *asset;
+  CompileOptions floats;
+  floats.quantize = false;
+  check_asset(copy, floats);
+}
+
+// Hand-built clips on a 3-joint chain: each compiles within its bound and keeps what must be
+// exact exact.
+Skeleton chain() {
+  Transform down;
+  down.translation = {0, 1, 0};
+  const std::vector<JointDesc> joints = {{"root", -1, {}}, {"mid", 0, down}, {"tip", 1, down}};
+  return Skeleton::build(joints).value();
+}
+
+Clip hand_clip(const Skeleton& s, const std::function<void(ClipBuilder&)>& tracks) {
+  ClipBuilder b("hand");
+  tracks(b);
+  return b.build(s.size(), "hand").value();
+}
+
+void expect_within_bound(const Clip& clip, const Skeleton& s, const CompileOptions& o = {}) {
+  Result<CompiledClip> c = CompiledClip::compile(clip, s, o);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  for (float t : check_times(clip, 3)) {
+    EXPECT_LE(virtual_vertex_error(s, compiled_pose(*c, s, t), exact_pose(clip, s, t),
+                                   c->report().distance),
+              c->report().bound)
+        << "t = " << t;
+  }
+}
+
+// push_back rather than insert of an initializer list: GCC 12 warns falsely on the latter.
+void append(std::vector<float>& out, std::initializer_list<float> values) {
+  for (float v : values) out.push_back(v);
+}
+
+Quat about_z(float degrees) {
+  return from_axis_angle({0, 0, 1}, degrees * std::numbers::pi_v<float> / 180);
+}
+
+TEST(CompiledClip, StepTracksStayExact) {
+  const Skeleton s = chain();
+  const float times[] = {0.0f, 0.37f, 0.81f, 1.3f};
+  std::vector<float> values;
+  for (float deg : {0.0f, 40.0f, -25.0f, 90.0f}) {
+    const Quat q = about_z(deg);
+    append(values, {q.x, q.y, q.z, q.w});
+  }
+  const Clip clip = hand_clip(s, [&](ClipBuilder& b) {
+    ASSERT_TRUE(
+        b.add_track(1, "mid", TrackTarget::kRotation, Interpolation::kStep, times, values, "t"));
+  });
+  Result<CompiledClip> c = CompiledClip::compile(clip, s);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  for (float t : {0.0f, 0.3699f, 0.37f, 0.5f, 0.8099f, 0.81f, 1.29f, 1.3f}) {
+    EXPECT_EQ(compiled_pose(*c, s, t)[1].rotation, exact_pose(clip, s, t)[1].rotation) << t;
+  }
+}
+
+TEST(CompiledClip, LongArcsGetFramesWhereNlerpWouldLeaveTheBound) {
+  // Two keys 170 degrees apart, one second: slerp's midpoint is far from a single nlerp.
+  const Skeleton s = chain();
+  const float times[] = {0.0f, 1.0f};
+  const Quat a = about_z(0), b = about_z(170);
+  const float values[] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+  const Clip clip = hand_clip(s, [&](ClipBuilder& cb) {
+    ASSERT_TRUE(cb.add_track(0, "root", TrackTarget::kRotation, Interpolation::kLinear, times,
+                             values, "t"));
+  });
+  expect_within_bound(clip, s);
+  CompileOptions loose;
+  loose.error = 0.05f;
+  expect_within_bound(clip, s, loose);
+}
+
+TEST(CompiledClip, JumpsCubicSplinesAndSignFlipsStayInsideTheBound) {
+  const Skeleton s = chain();
+  // A translation that jumps within a tenth of a millisecond.
+  const float jump_times[] = {0.0f, 0.5f, 0.5001f, 1.0f};
+  const float jump_values[] = {0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0};
+  // A cubic spline rotation (in-tangent, value, out-tangent per key).
+  const float cubic_times[] = {0.0f, 0.4f, 1.0f};
+  std::vector<float> cubic;
+  for (float deg : {0.0f, 60.0f, 20.0f}) {
+    const Quat q = about_z(deg);
+    append(cubic, {0, 0, 0.3f, 0, q.x, q.y, q.z, q.w, 0, 0, -0.2f, 0});
+  }
+  // The same rotation stored as q and -q on alternate keys.
+  const float flip_times[] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
+  std::vector<float> flips;
+  for (int k = 0; k < 5; ++k) {
+    Quat q = about_z(10.0f * k);
+    if (k % 2) q = negate(q);
+    append(flips, {q.x, q.y, q.z, q.w});
+  }
+  const Clip clip = hand_clip(s, [&](ClipBuilder& b) {
+    ASSERT_TRUE(b.add_track(0, "root", TrackTarget::kTranslation, Interpolation::kLinear,
+                            jump_times, jump_values, "t"));
+    ASSERT_TRUE(b.add_track(1, "mid", TrackTarget::kRotation, Interpolation::kCubicSpline,
+                            cubic_times, cubic, "t"));
+    ASSERT_TRUE(b.add_track(2, "tip", TrackTarget::kRotation, Interpolation::kLinear, flip_times,
+                            flips, "t"));
+  });
+  expect_within_bound(clip, s);
+}
+
+TEST(CompiledClip, ChannelsThatDoNotMoveCostNoFrames) {
+  // Every channel animated, but only the root's rotation moves: one moving group channel.
+  const Skeleton s = chain();
+  const float times[] = {0.0f, 0.5f, 1.0f};
+  const float still[] = {0, 1, 0, 0, 1, 0, 0, 1, 0};
+  const float ones[] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+  std::vector<float> turn;
+  for (float deg : {0.0f, 30.0f, 0.0f}) {
+    const Quat q = about_z(deg);
+    append(turn, {q.x, q.y, q.z, q.w});
+  }
+  const Clip clip = hand_clip(s, [&](ClipBuilder& b) {
+    ASSERT_TRUE(b.add_track(1, "mid", TrackTarget::kTranslation, Interpolation::kLinear, times,
+                            still, "t"));
+    ASSERT_TRUE(
+        b.add_track(2, "tip", TrackTarget::kScale, Interpolation::kLinear, times, ones, "t"));
+    ASSERT_TRUE(
+        b.add_track(0, "root", TrackTarget::kRotation, Interpolation::kLinear, times, turn, "t"));
+  });
+  Result<CompiledClip> c = CompiledClip::compile(clip, s);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  const CompiledClipData& d = c->data();
+  ASSERT_EQ(d.sources.size(), 3u);
+  EXPECT_EQ(d.sources[0], CompiledClipData::Source::kRest);  // translations equal the rest pose
+  EXPECT_EQ(d.sources[1], CompiledClipData::Source::kAnimated);
+  EXPECT_EQ(d.sources[2], CompiledClipData::Source::kRest);  // scales of one
+  EXPECT_EQ(d.track_groups.size(), 1u);
+  EXPECT_TRUE(c->keyed_clip().tracks().empty());
+  expect_within_bound(clip, s);
+}
+
+TEST(CompiledClip, AdditiveClipsAreMeasuredOnTheReferenceWithTheirDeltas) {
+  std::optional<Asset> asset = load("gltf/Soldier.glb");
+  if (!asset) GTEST_SKIP() << "Soldier.glb is absent";
+  const Clip& run = asset->clips[*asset->find_clip("Run")];
+  const std::vector<Transform> reference = sample_reference_pose(asset->skeleton, run, 0).value();
+  const Clip additive = make_additive_clip(run, asset->skeleton, reference).value();
+  CompileOptions options;
+  options.additive_reference = reference;
+  Result<CompiledClip> c = CompiledClip::compile(additive, asset->skeleton, options);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  // Sampled over any rest pose (it is never read) and applied to the reference.
+  const std::size_t n = asset->skeleton.size();
+  for (float t : check_times(additive, 5)) {
+    const std::vector<Transform> delta = compiled_pose(*c, asset->skeleton, t);
+    std::vector<Transform> exact_delta(n);
+    ASSERT_TRUE(sample_tracks(additive, t, exact_delta));
+    std::vector<Transform> got = reference, want = reference;
+    ASSERT_TRUE(apply_additive(std::span<Transform>(got), delta, 1.0f));
+    ASSERT_TRUE(apply_additive(std::span<Transform>(want), exact_delta, 1.0f));
+    EXPECT_LE(virtual_vertex_error(asset->skeleton, got, want, c->report().distance),
+              c->report().bound)
+        << t;
+  }
+}
+
+TEST(CompiledClip, BadOptionsAndMismatchedSkeletonsAreClearErrors) {
+  const Skeleton s = chain();
+  const Clip clip = hand_clip(s, [](ClipBuilder&) {});
+  for (float bad : {0.0f, -1.0f, std::numeric_limits<float>::quiet_NaN(),
+                    std::numeric_limits<float>::infinity()}) {
+    CompileOptions o;
+    o.error = bad;
+    Result<CompiledClip> c = CompiledClip::compile(clip, s, o);
+    ASSERT_FALSE(c.ok()) << bad;
+    EXPECT_NE(c.error().message.find("error bound"), std::string::npos) << c.error().message;
+  }
+  CompileOptions o;
+  o.distance = -0.1f;
+  EXPECT_FALSE(CompiledClip::compile(clip, s, o).ok());
+  const Skeleton other = Skeleton::build(std::vector<JointDesc>{{"a", -1, {}}}).value();
+  Result<CompiledClip> c = CompiledClip::compile(clip, other);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("3 joints"), std::string::npos) << c.error().message;
+}
+
+TEST(CompiledSampling, RunAllocatesNothingAndValidateRefusesBadSpans) {
+  std::optional<Asset> asset = load("gltf/Soldier.glb");
+  if (!asset) GTEST_SKIP() << "Soldier.glb is absent";
+  const Clip& walk = asset->clips[*asset->find_clip("Walk")];
+  const CompiledClip c = CompiledClip::compile(walk, asset->skeleton).value();
+  std::vector<SoaTransform> out(soa_group_count(asset->skeleton.size()));
+  CompiledSamplingContext context(c);
+  CompiledSamplingJob job;
+  job.clip = &c;
+  job.rest_pose = asset->skeleton.soa_rest_pose();
+  job.context = &context;
+  job.output = out;
+  {
+    AllocationCounter counter;
+    for (int f = 0; f < 120; ++f) {
+      job.time = f / 60.0f;
+      ASSERT_TRUE(job.run());
+    }
+    EXPECT_EQ(counter.count(), 0u);
+  }
+  job.time = std::numeric_limits<float>::quiet_NaN();  // read as 0
+  EXPECT_TRUE(job.run());
+  std::vector<SoaTransform> short_out(out.size() - 1);
+  job.output = short_out;
+  EXPECT_FALSE(job.run());
+  job.output = out;
+  CompiledSamplingContext other;
+  job.context = &other;
+  EXPECT_FALSE(job.validate());
+  job.context = nullptr;
+  job.rest_pose = {};
+  EXPECT_FALSE(job.validate());
+}
+
+}  // namespace
+}  // namespace marrow::test
