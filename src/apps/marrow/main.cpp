@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "marrow/io/asset.h"
+#include "marrow/math/simd.h"
 #include "marrow/render/output.h"
 #include "marrow/version.h"
 
@@ -22,18 +23,16 @@ namespace {
 
 // The skinning kernels the loader picks on this CPU (skin/skinning_simd.cpp compiles an
 // x86-64-v3 clone beside the baseline; sanitizer builds keep only the baseline).
-std::string simd_level() {
+std::string skinning_kernels() {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-    return "x86-64-v3 (AVX2, FMA) skinning kernels";
-  return "x86-64 baseline (SSE2) skinning kernels";
+    return "x86-64-v3 (AVX2, FMA)";
+  return "x86-64 baseline (SSE2)";
 #elif defined(__x86_64__)
-  return "x86-64 baseline (SSE2) skinning kernels";
-#elif defined(__aarch64__)
-  return "NEON skinning kernels";
+  return "x86-64 baseline (SSE2)";
 #else
-  return "portable skinning kernels";
+  return "portable";
 #endif
 }
 
@@ -43,7 +42,9 @@ std::string version_text() {
   for (std::string_view ext : readable_extensions()) out << " " << ext;
   out << "\nwrites: .glb .gltf .marrow\nrenders: .png .gif .mp4 ("
       << (render::find_on_path("ffmpeg") ? "ffmpeg found" : "needs ffmpeg: apt-get install ffmpeg")
-      << ")\nsimd: " << simd_level();
+      << ")\nsimd: " << to_string(active_simd_level()) << " (pose and clip kernels; detected "
+      << to_string(detected_simd_level()) << ", MARROW_SIMD may lower it), skinning kernels "
+      << skinning_kernels();
   return out.str();
 }
 
