@@ -20,12 +20,16 @@ CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 # Debian packages the build, tests and tools need.
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config git \
   nlohmann-json3-dev zlib1g-dev libassimp-dev libcli11-dev libstb-dev libgtest-dev libgmock-dev \
-  libbenchmark-dev clang-format libtinyobjloader-dev libeigen3-dev libembree-dev \
+  libbenchmark-dev clang-format libtinyobjloader-dev libeigen3-dev libembree-dev ffmpeg \
+  python3-dev pybind11-dev python3-numpy python3-pytest \
   clang-14 libclang-rt-14-dev llvm-14 \
   libpugixml-dev
 
 .PHONY: all deps build test test-release test-asan test-tsan fuzz fuzz-build fuzz-report demo bench soak \
-  format format-check clean
+  format format-check clean install
+
+# `make build` also builds the Python module into build/python: PYTHONPATH=build/python python3
+# then imports marrow (docs/python.md).
 
 all: build
 
@@ -46,10 +50,12 @@ test: build test-release test-asan
 test-release: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
-# AddressSanitizer + UndefinedBehaviorSanitizer build of the whole test suite.
+# AddressSanitizer + UndefinedBehaviorSanitizer build of the whole test suite (without the Python
+# module: an instrumented extension needs the sanitizer runtime preloaded into python3; the
+# Release pass runs the Python tests).
 test-asan: deps
 	@cmake -S . -B $(ASAN_DIR) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DMARROW_SANITIZE=ON \
-	  -DMARROW_BUILD_BENCH=OFF >/dev/null
+	  -DMARROW_BUILD_BENCH=OFF -DMARROW_BUILD_PYTHON=OFF >/dev/null
 	@cmake --build $(ASAN_DIR) -j $(JOBS)
 	@cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS)
@@ -83,6 +89,10 @@ fuzz-report: deps
 	  -DMARROW_COVERAGE=ON -DMARROW_BUILD_TESTS=OFF -DMARROW_BUILD_BENCH=OFF >/dev/null
 	@cmake --build $(COVERAGE_DIR) -j $(JOBS) --target marrow_fuzz_all
 	@scripts/fuzz_report.sh $(FUZZ_DIR) $(COVERAGE_DIR)
+# Installs the command, libraries, headers and CMake/pkg-config files under PREFIX.
+PREFIX ?= /usr/local
+install: build
+	@cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 demo: build
 	@$(BUILD_DIR)/bin/marrow demo

@@ -35,7 +35,19 @@ bool starts_with_archive_magic(const std::string& path) {
   return in.read(reinterpret_cast<char*>(magic), 8) && has_archive_magic(magic);
 }
 
+constexpr std::string_view kReadable[] = {".gltf", ".glb",     ".x",       ".bvh", ".fbx",    ".dae",
+                                          ".md5mesh", ".md5anim", ".smd", ".obj", ".marrow"};
+
 }  // namespace
+
+std::span<const std::string_view> readable_extensions() {
+  return kReadable;
+}
+
+bool is_readable_extension(const std::string& path) {
+  const std::string ext = lower_extension(path);
+  return std::find(std::begin(kReadable), std::end(kReadable), ext) != std::end(kReadable);
+}
 
 Result<Asset> load_asset(const std::string& path, const LoadOptions& options) {
   std::error_code ec;

@@ -3,12 +3,14 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "marrow/base/error.h"
 #include "marrow/clip/clip.h"
+#include "marrow/io/material.h"
 #include "marrow/skeleton/skeleton.h"
 #include "marrow/skin/skinned_mesh.h"
 
@@ -32,6 +34,9 @@ struct Asset {
   std::vector<Clip> clips;
   std::vector<Skin> skins;
   std::vector<SkinnedMesh> meshes;
+  // Surfaces: SkinnedMesh::material indexes `materials`, a material's texture `images`.
+  std::vector<Material> materials;
+  std::vector<MaterialImage> images;
   // What the import changed or dropped, in words (e.g. "morph targets ignored").
   std::vector<std::string> warnings;
   // Per clip, where its rate came from; empty, or shorter than `clips`, means kFile for the rest
@@ -73,5 +78,10 @@ struct LoadOptions {
 
 // Reads any file marrow understands, choosing the importer by content and extension.
 Result<Asset> load_asset(const std::string& path, const LoadOptions& options = {});
+
+// The extensions load_asset reads (lower case, with the dot: ".gltf", ".x", ...).
+std::span<const std::string_view> readable_extensions();
+// Whether load_asset reads files with this path's extension (any case).
+bool is_readable_extension(const std::string& path);
 
 }  // namespace marrow

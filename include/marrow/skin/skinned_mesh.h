@@ -37,11 +37,13 @@ struct SkinnedMesh {
   std::string name;
   JointIndex node = kNoParent;  // the joint (node) the mesh hangs under
   int skin = -1;                // index into the asset's skins; -1 for a rigid mesh
+  int material = -1;            // index into the asset's materials; -1 for the default look
 
   std::vector<Vec3> positions;
   std::vector<Vec3> normals;                   // empty or one per vertex
   std::vector<std::array<float, 4>> tangents;  // xyz + handedness w; empty or one per vertex
   std::vector<std::array<float, 2>> uvs;       // first UV set; empty or one per vertex
+  std::vector<std::array<float, 4>> colors;    // vertex colours (linear RGBA); empty or one each
   std::vector<std::uint32_t> indices;          // triangle list
 
   // Influences of vertex v: [influence_offsets[v], influence_offsets[v + 1]) into the arrays

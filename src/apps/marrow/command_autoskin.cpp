@@ -15,6 +15,7 @@
 #include "marrow/skin/autoskin.h"
 #include "marrow/skin/autoskin_evaluation.h"
 #include "marrow/skin/skinning.h"
+#include "progress.h"
 
 namespace marrow::cli {
 namespace {
@@ -43,25 +44,29 @@ struct AutoskinOptions {
   LoadOptions load;
 };
 
-// Progress on stderr: one line per stage, then every quarter of it.
-struct Progress {
+// Progress of heat's stages (visibility, laplacian, factorize, solve) as a bar on a terminal;
+// nothing when stderr is piped. Shared, since std::function copies its target.
+struct StageProgress {
+  std::shared_ptr<ProgressBar> bar;
   std::string stage;
-  int quarter = -1;
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-  void operator()(std::string_view s, float f) {
-    if (s != stage) {
-      stage = s;
-      quarter = -1;
+  void operator()(std::string_view s, float fraction) {
+    if (!bar) {
+      bar = std::make_shared<ProgressBar>(std::string(s), 100, "%");
+    } else if (s != stage) {
+      bar->restart(std::string(s), 100, "%");
     }
-    const int q = static_cast<int>(f * 4);
-    if (q <= quarter) return;
-    quarter = q;
-    const double t =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cerr << "marrow autoskin: " << std::fixed << std::setprecision(2) << t << " s  " << s
-              << " " << q * 25 << "%\n";
+    stage = s;
+    bar->set(static_cast<std::uint64_t>(std::clamp(fraction, 0.0f, 1.0f) * 100));
   }
 };
+
+// A fresh bar for the next piece of work; the old one (if any) clears its line first, so what
+// is printed next starts on a clean line. JSON output gets none.
+void reset_progress(autoskin::Options& options, const AutoskinOptions& o) {
+  options.progress = nullptr;
+  if (!o.quiet && o.format != "json" && ProgressBar::stderr_is_terminal())
+    options.progress = StageProgress{};
+}
 
 Result<autoskin::Options> make_options(const AutoskinOptions& o, const Skeleton& skeleton,
                                        const std::string& skeleton_file) {
@@ -96,7 +101,7 @@ Result<autoskin::Options> make_options(const AutoskinOptions& o, const Skeleton&
     if (!j) return make_error("--range", "no joint named '" + name + "' in " + skeleton_file);
     options.range_overrides[*j] = {lo, hi};
   }
-  if (!o.quiet) options.progress = Progress{};
+  reset_progress(options, o);
   return options;
 }
 
@@ -193,6 +198,7 @@ int run_bind(const AutoskinOptions& o) {
   }
 
   Result<autoskin::Binding> binding = autoskin::bind_mesh(parts, *rig, *options);
+  options->progress = nullptr;  // clears the bar
   if (!binding) return report_error(o.mesh + ": " + binding.error().message);
   out.skins.push_back(binding->skin);
   for (std::size_t m = 0; m < out.meshes.size(); ++m)
@@ -278,6 +284,7 @@ int run_evaluate(const AutoskinOptions& o) {
     if (meshes.empty()) continue;
     Result<autoskin::Evaluation> e = autoskin::evaluate(
         asset->skeleton, asset->clips, asset->skins[s], meshes, *options, o.frame_rate);
+    reset_progress(*options, o);
     if (!e)
       return report_error(o.evaluate + ": skin '" + asset->skins[s].name +
                           "': " + e.error().message);
@@ -361,6 +368,7 @@ void add_autoskin_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--format", o->format, "--evaluate: text or json")
       ->check(CLI::IsMember({"text", "json"}));
   cmd->add_flag("--quiet", o->quiet, "No progress or notes on stderr");
+  set_example(*cmd, "marrow autoskin body.obj --skeleton Soldier.glb --method heat -o body.glb");
   cmd->callback(
       [o, &run] { run = [o] { return o->evaluate.empty() ? run_bind(*o) : run_evaluate(*o); }; });
 }

@@ -1,7 +1,8 @@
-// `marrow demo [--out demo.gif] [--size WxH] [--fps N] [--skeleton]`: needs no files. A humanoid
-// built in code walks, cross-fades to a run (normal layers, foot phases kept in step by normalized
-// time), waves with a masked override layer on its right arm, and cross-fades back to the walk; the
-// frames are drawn by the software rasterizer into a GIF. Prints what each stage of a frame costs.
+// `marrow demo [--out demo.gif] [--size WxH] [--fps N] [--skeleton] [--no-ground]`: needs no files.
+// A humanoid built in code walks, cross-fades to a run (normal layers, foot phases kept in step by
+// normalized time), waves with a masked override layer on its right arm, and cross-fades back to
+// the walk; the frames are drawn by the software rasterizer into a GIF. Prints what each stage of a
+// frame costs.
 #include <chrono>
 #include <cmath>
 #include <iomanip>
@@ -9,10 +10,10 @@
 
 #include "commands.h"
 #include "marrow/clip/sampling.h"
+#include "marrow/demo/demo_character.h"
 #include "marrow/pose/blend.h"
 #include "marrow/pose/local_to_model.h"
 #include "marrow/pose/mask.h"
-#include "marrow/render/demo_character.h"
 #include "marrow/render/output.h"
 #include "marrow/render/scene.h"
 #include "render_options.h"
@@ -25,6 +26,7 @@ struct DemoOptions {
   std::string size = "320x320";
   double fps = 20;
   bool skeleton = false;
+  bool no_ground = false;
 };
 
 // The timeline, in seconds.
@@ -51,9 +53,9 @@ class DemoPlayer {
  public:
   explicit DemoPlayer(const Asset& asset)
       : asset_(asset),
-        walk_(asset.clips[render::kDemoWalk]),
-        run_(asset.clips[render::kDemoRun]),
-        wave_(asset.clips[render::kDemoWave]),
+        walk_(asset.clips[demo::kDemoWalk]),
+        run_(asset.clips[demo::kDemoRun]),
+        wave_(asset.clips[demo::kDemoWave]),
         arm_mask_(mask_from_subtree(asset.skeleton, "r_shoulder").value()) {
     const std::size_t n = asset.skeleton.size();
     for (auto* pose : {&walk_pose_, &run_pose_, &wave_pose_, &local_}) pose->resize(n);
@@ -67,9 +69,9 @@ class DemoPlayer {
 
   // Advances to time t (frames come in order, dt apart) and leaves the model pose in model().
   void frame(float t, float dt, Timings& timings) {
-    const Clip& walk = asset_.clips[render::kDemoWalk];
-    const Clip& run = asset_.clips[render::kDemoRun];
-    const Clip& wave = asset_.clips[render::kDemoWave];
+    const Clip& walk = asset_.clips[demo::kDemoWalk];
+    const Clip& run = asset_.clips[demo::kDemoRun];
+    const Clip& wave = asset_.clips[demo::kDemoWave];
     const float w_run = run_weight(t), w_wave = wave_weight(t);
     // Sync: one shared phase whose cycle length is the weighted mix of both gaits', so the
     // left foot lands at the same normalized time in both clips.
@@ -120,11 +122,11 @@ int run_demo(const DemoOptions& o) {
   Result<ImageSize> size = parse_image_size(o.size);
   if (!size) return report_error(size.error().message);
 
-  const Asset asset = render::make_demo_character();
+  const Asset asset = demo::make_demo_character();
   const SkinnedMesh& mesh = asset.meshes[0];
   render::SceneStyle style;
   style.skeleton = o.skeleton;
-  style.mesh_color = {0.85f, 0.62f, 0.42f};
+  style.ground = !o.no_ground;
   Result<render::SceneRenderer> scene = render::SceneRenderer::create(asset, style);
   if (!scene) return report_error(scene.error().message);
 
@@ -135,9 +137,9 @@ int run_demo(const DemoOptions& o) {
             << " triangles,\n  up to " << mesh.max_influences()
             << " influences per vertex) and clips made by ClipBuilder:\n"
             << std::fixed << std::setprecision(2) << "  walk ("
-            << asset.clips[render::kDemoWalk].duration() << " s cycle), run ("
-            << asset.clips[render::kDemoRun].duration() << " s cycle), wave ("
-            << asset.clips[render::kDemoWave].duration() << " s)\n\n"
+            << asset.clips[demo::kDemoWalk].duration() << " s cycle), run ("
+            << asset.clips[demo::kDemoRun].duration() << " s cycle), wave ("
+            << asset.clips[demo::kDemoWave].duration() << " s)\n\n"
             << std::setprecision(1) << "timeline (" << kLength << " s, " << frames << " frames at "
             << o.fps << " fps):\n"
             << "  0.0 - " << kRunFadeIn[0] << " s  walk\n"
@@ -166,6 +168,7 @@ int run_demo(const DemoOptions& o) {
   const render::Camera camera =
       render::frame_points(extremes, render::CameraPreset::kAuto,
                            static_cast<float>(size->width) / size->height, orientation);
+  scene->place_ground(extremes, orientation);
 
   // Pass 2: the frames, timed stage by stage.
   render::remove_temporaries_on_signal();  // Ctrl-C leaves no temporary behind
@@ -227,6 +230,9 @@ void add_demo_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--fps", options->fps, "Frames per second (default 20, 1 to 50)")
       ->check(CLI::Range(1.0, 50.0));
   cmd->add_flag("--skeleton", options->skeleton, "Draw the bones over the mesh");
+  cmd->add_flag("--no-ground", options->no_ground,
+                "No ground plane (grid and contact shadow) under the character");
+  set_example(*cmd, "marrow demo --out demo.gif --size 480x480 --skeleton");
   cmd->callback([options, &run] { run = [options] { return run_demo(*options); }; });
 }
 

@@ -113,6 +113,7 @@ void add_info_command(CLI::App& app, std::function<int()>& run) {
       app.add_subcommand("info", "Show the node tree, clips, meshes and skins of a file");
   cmd->add_option("file", options->file, "Any file marrow reads")->required();
   add_load_options(cmd, options->load);
+  set_example(*cmd, "marrow info Soldier.glb");
   cmd->callback([options, &run] {
     run = [options] {
       Result<Asset> asset = load_asset(options->file, options->load);

@@ -86,6 +86,7 @@ void add_pose_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--layer", options->layers,
                   "Blend layer CLIP[:weight=W][:mode=normal|override|additive]"
                   "[:mask=ROOT|!ROOT|auto][:time=T][:ref=rest|T] (repeatable)");
+  set_example(*cmd, "marrow pose Soldier.glb --clip Walk --times 0,0.25,0.5 --format json");
   cmd->callback([options, &run] { run = [options] { return run_pose(*options); }; });
 }
 

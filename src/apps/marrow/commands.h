@@ -24,6 +24,9 @@ void add_retarget_command(CLI::App& app, std::function<int()>& run);
 // an isolated child process (LoadOptions' default).
 void add_load_options(CLI::App* cmd, LoadOptions& options);
 
+// Ends a subcommand's --help with one worked example.
+void set_example(CLI::App& command, const std::string& example);
+
 // Prints "marrow: message" to stderr and returns the failure exit code.
 int report_error(const std::string& message);
 

@@ -2,9 +2,14 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <sstream>
 
 #include "commands.h"
 #include "marrow/io/atomic_file.h"
+#include "marrow/io/asset.h"
+#include "marrow/math/simd.h"
+#include "marrow/render/output.h"
+#include "marrow/version.h"
 
 namespace marrow::cli {
 
@@ -20,11 +25,71 @@ int report_error(const std::string& message) {
   return 1;
 }
 
+void set_example(CLI::App& command, const std::string& example) {
+  command.footer("Example:\n  " + example);
+}
+
+namespace {
+
+// The skinning kernels the loader picks on this CPU (skin/skinning_simd.cpp compiles an
+// x86-64-v3 clone beside the baseline; sanitizer builds keep only the baseline).
+std::string skinning_kernels() {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    return "x86-64-v3 (AVX2, FMA)";
+  return "x86-64 baseline (SSE2)";
+#elif defined(__x86_64__)
+  return "x86-64 baseline (SSE2)";
+#else
+  return "portable";
+#endif
+}
+
+std::string version_text() {
+  std::ostringstream out;
+  out << "marrow " << kVersion << "\nreads:";
+  for (std::string_view ext : readable_extensions()) out << " " << ext;
+  out << "\nwrites: .glb .gltf .marrow\nrenders: .png .gif .mp4 ("
+      << (render::find_on_path("ffmpeg") ? "ffmpeg found" : "needs ffmpeg: apt-get install ffmpeg")
+      << ")\nsimd: " << to_string(active_simd_level()) << " (pose and clip kernels; detected "
+      << to_string(detected_simd_level()) << ", MARROW_SIMD may lower it), skinning kernels "
+      << skinning_kernels();
+  return out.str();
+}
+
+// The first word that is not an option names the subcommand. CLI11 would answer `marrow
+// retarget --help` with the main help and exit 0; a command that does not exist is an error.
+int check_subcommand_name(const CLI::App& app, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (argv[i][0] == '-') continue;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+      if (sub->get_name() == argv[i]) return 0;
+    }
+    std::string names;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    return report_error("unknown command '" + std::string(argv[i]) + "' (the commands are " +
+                        names + "; see marrow --help)");
+  }
+  return 0;
+}
+
+}  // namespace
 }  // namespace marrow::cli
 
 int main(int argc, char** argv) {
-  CLI::App app{"marrow: skeletal animation: inspect, sample and blend clips from glTF files"};
+  CLI::App app{
+      "marrow: skeletal animation from the files artists export (glTF, .X, BVH, FBX, Collada, "
+      "MD5, SMD, OBJ, .marrow): inspect, sample, blend, render, convert and bind meshes to "
+      "skeletons"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", marrow::cli::version_text,
+                       "Print the version, the formats and the SIMD level, then exit");
+  app.footer(
+      "Example:\n  marrow render Soldier.glb --clip Run --out run.gif\n"
+      "Each command's --help ends with an example of its own (marrow render --help).");
   std::function<int()> run;
   marrow::cli::add_info_command(app, run);
   marrow::cli::add_pose_command(app, run);
@@ -34,6 +99,7 @@ int main(int argc, char** argv) {
   marrow::cli::add_render_command(app, run);
   marrow::cli::add_autoskin_command(app, run);
   marrow::cli::add_retarget_command(app, run);
+  if (const int rc = marrow::cli::check_subcommand_name(app, argc, argv); rc != 0) return rc;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

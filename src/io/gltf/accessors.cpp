@@ -83,6 +83,8 @@ namespace {
 constexpr std::uint64_t kMaxBufferBytes = 1ull << 31;  // a hostile byteLength cannot exhaust memory
 constexpr std::uint64_t kMaxAccessorFloats = 1ull << 27;
 
+}  // namespace
+
 std::vector<std::uint8_t> decode_base64(const Document& doc, std::string_view text,
                                         const std::string& where) {
   auto value_of = [](char c) -> int {
@@ -126,6 +128,8 @@ std::string percent_decode(std::string_view s) {
   }
   return out;
 }
+
+namespace {
 
 std::vector<std::uint8_t> read_external(const Document& doc, const std::string& uri,
                                         std::uint64_t byte_length, const std::string& where) {
@@ -489,6 +493,12 @@ std::vector<std::uint32_t> read_uints(const Document& doc, std::uint64_t index,
       },
       shape);
   return out;
+}
+
+std::span<const std::uint8_t> buffer_view_bytes(const Document& doc, std::uint64_t index,
+                                                const std::string& where) {
+  const ViewBytes v = buffer_view(doc, index, where);
+  return {v.data, v.size};
 }
 
 }  // namespace marrow::gltf

@@ -17,6 +17,7 @@
 #include "marrow/clip/clip_builder.h"
 #include "marrow/io/gltf.h"
 #include "marrow/skin/morph.h"
+#include "materials.h"
 
 namespace marrow {
 namespace {
@@ -263,6 +264,28 @@ void read_influences(const Document& doc, const Json& attributes, const std::str
   }
 }
 
+// COLOR_0 (RGB or RGBA, alpha 1 when absent) and the primitive's material.
+void read_colors_and_material(const Document& doc, const Json& prim, const Json& attributes,
+                              const std::string& ap, const std::string& pp,
+                              std::size_t vertex_count, Asset& asset, SkinnedMesh& mesh) {
+  mesh.material = gltf::primitive_material(prim, pp, asset);
+  const Json* c = gltf::find_member(attributes, "COLOR_0");
+  if (!c) return;
+  const std::string where = path(ap, "COLOR_0");
+  const std::uint64_t acc = gltf::require_index(doc, *c, where);
+  const auto shape = gltf::accessor_shape(doc, acc, where);
+  if ((shape.components != 3 && shape.components != 4) || shape.count != vertex_count) {
+    fail(doc.name,
+         where + ": expected " + std::to_string(vertex_count) + " elements of 3 or 4 components");
+  }
+  const std::vector<float> colors = gltf::read_floats(doc, acc, where);
+  const std::size_t k = static_cast<std::size_t>(shape.components);
+  for (std::size_t v = 0; v < vertex_count; ++v) {
+    mesh.colors.push_back(
+        {colors[v * k], colors[v * k + 1], colors[v * k + 2], k == 4 ? colors[v * k + 3] : 1.0f});
+  }
+}
+
 void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex>& joint_of_node) {
   const std::size_t node_count = gltf::array_size(doc, "nodes");
   for (std::size_t i = 0; i < node_count; ++i) {
@@ -347,6 +370,7 @@ void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex
       const std::vector<float> uvs = optional_attribute("TEXCOORD_0", 2);
       for (std::size_t v = 0; v * 2 < uvs.size(); ++v)
         mesh.uvs.push_back({uvs[v * 2], uvs[v * 2 + 1]});
+      read_colors_and_material(doc, prim, attributes, ap, pp, vertex_count, asset, mesh);
 
       std::vector<std::uint32_t> indices;
       if (const Json* idx = gltf::find_member(prim, "indices")) {
@@ -650,6 +674,7 @@ Asset read_document(std::span<const std::uint8_t> bytes, const std::string& name
                    " nodes below its root; marrow reads hierarchies at most that deep");
   }
   read_skins(doc, asset, joint_of_node);
+  gltf::read_materials(doc, asset);
   read_meshes(doc, asset, joint_of_node);
   read_animations(doc, asset, joint_of_node, nodes);
   return asset;

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "common/reader_support.h"
 #include "x_assembler.h"
 
 namespace marrow::xfile {
@@ -128,6 +129,61 @@ void Assembler::resolve_mesh_refs() {
   }
 }
 
+// The mesh's material: the one most of its faces use (a marrow mesh has one), with its texture
+// as a path beside the file. References name top-level Materials.
+int Assembler::build_material(const MeshRec& m) {
+  if (m.materials.empty() || m.face_materials.empty()) return -1;
+  std::vector<std::size_t> uses(m.materials.size(), 0);
+  for (std::uint32_t f : m.face_materials) {
+    if (f < uses.size()) ++uses[f];
+  }
+  const std::size_t best =
+      static_cast<std::size_t>(std::max_element(uses.begin(), uses.end()) - uses.begin());
+  if (uses[best] < m.face_materials.size()) {
+    warn(m.place, "Mesh " + named(m.name) + " uses several materials; drawn in the one most " +
+                      "of its faces use");
+  }
+  MaterialRec rec = m.materials[best];
+  if (!m.material_refs[best].empty()) {
+    const auto it = std::find_if(
+        r_.named_materials.begin(), r_.named_materials.end(),
+        [&](const MaterialRec& r) { return io::iequals(r.name, m.material_refs[best]); });
+    if (it == r_.named_materials.end()) {
+      warn(m.place, "Mesh " + named(m.name) + ": material " + named(m.material_refs[best]) +
+                        " is not in the file; drawn plain");
+      return -1;
+    }
+    rec = *it;
+  }
+  Material material;
+  material.name = rec.name;
+  // .X colours are display values (fixed-function Direct3D): linear for marrow's factors.
+  for (int c = 0; c < 3; ++c) {
+    const float v = std::clamp(rec.color[c], 0.0f, 1.0f);
+    material.base_color_factor[c] =
+        v <= 0.04045f ? v / 12.92f : std::pow((v + 0.055f) / 1.055f, 2.4f);
+  }
+  material.base_color_factor[3] = std::clamp(rec.color[3], 0.0f, 1.0f);
+  if (material.base_color_factor[3] < 1) material.alpha_mode = AlphaMode::kBlend;
+  if (!rec.texture.empty()) {
+    std::string file = rec.texture;
+    std::replace(file.begin(), file.end(), '\\', '/');
+    const std::string path =
+        (std::filesystem::path(file_).parent_path() / file).lexically_normal().string();
+    int image = -1;
+    for (std::size_t i = 0; i < asset_.images.size(); ++i) {
+      if (asset_.images[i].path == path) image = static_cast<int>(i);
+    }
+    if (image < 0) {
+      image = static_cast<int>(asset_.images.size());
+      asset_.images.push_back({rec.texture, path, {}, ""});
+    }
+    material.base_color_texture = image;
+  }
+  asset_.materials.push_back(std::move(material));
+  return static_cast<int>(asset_.materials.size()) - 1;
+}
+
 void Assembler::build_mesh(const MeshRec& m) {
   SkinnedMesh mesh;
   mesh.name = m.name;
@@ -171,6 +227,7 @@ void Assembler::build_mesh(const MeshRec& m) {
   if (m.has_uvs) {
     for (std::uint32_t o : origin) mesh.uvs.push_back(m.uvs[o]);
   }
+  mesh.material = build_material(m);
   if (!m.tangents.empty()) {
     // Handedness from the binormal: glTF's convention, bitangent = cross(normal, tangent) * w.
     for (std::size_t i = 0; i < origin.size(); ++i) {

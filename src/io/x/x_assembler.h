@@ -34,6 +34,7 @@ class Assembler {
   void build_skeleton();
   void resolve_mesh_refs();
   void build_mesh(const MeshRec& m);
+  int build_material(const MeshRec& m);
   void build_skin(const MeshRec& m, const std::vector<std::uint32_t>& origin, SkinnedMesh& mesh);
 
   // Clips (x_assemble_clips.cpp).

@@ -53,6 +53,8 @@ void Parser::parse_mesh(const Header& h, std::int64_t frame, bool top_level) {
           parse_skin_weights(c, m);
         } else if (iequals(c.type, "DeclData")) {
           parse_decl_data(c, m);
+        } else if (iequals(c.type, "MeshMaterialList")) {
+          parse_material_list(c, m);
         } else if (iequals(c.type, "FVFData") || iequals(c.type, "MeshVertexColors")) {
           note_unknown(c, "vertex data marrow does not take");
           skip_body(c);
@@ -245,6 +247,57 @@ void Parser::parse_skin_weights(const Header& h, MeshRec& m) {
   read_matrix(s.offset, sh);
   finish_object(sh);
   m.skin_weights.push_back(std::move(s));
+}
+
+// Material { faceColor RGBA; power; specular RGB; emissive RGB; [TextureFilename { "f"; }] }
+MaterialRec Parser::parse_material(const Header& h) {
+  MaterialRec mat;
+  mat.name = h.name;
+  for (float& c : mat.color) c = read_float("a material colour", h);
+  for (int i = 0; i < 7; ++i) read_float("a material term", h);  // power, specular, emissive
+  for_each_child(
+      h, [&](const Token& t) { read_reference(t); },
+      [&](const Header& c) {
+        if (iequals(c.type, "TextureFilename")) {
+          const Token t = tk_.next();
+          if (t.kind != TokenKind::kString) expected(t, "a texture file name", c);
+          if (mat.texture.empty()) mat.texture = std::string(t.text);
+          finish_object(c);
+        } else {
+          skip_unread(c, "unknown object in a Material");
+        }
+      },
+      "after its colours");
+  return mat;
+}
+
+// MeshMaterialList { nMaterials; nFaceIndexes; faceIndexes; Material or {Reference} ... }
+void Parser::parse_material_list(const Header& h, MeshRec& m) {
+  std::size_t place = 0;
+  const std::uint32_t count = read_dword("the material count", h, &place);
+  const std::uint32_t faces = read_dword("the face count", h, &place);
+  check_count(faces, 1, place, "face materials", h);
+  m.face_materials.resize(faces);
+  for (std::uint32_t& f : m.face_materials) f = read_dword("a face's material", h, &place);
+  for_each_child(
+      h,
+      [&](const Token& t) {
+        m.material_refs.push_back(read_reference(t));
+        m.materials.emplace_back();
+      },
+      [&](const Header& c) {
+        if (iequals(c.type, "Material")) {
+          m.materials.push_back(parse_material(c));
+          m.material_refs.emplace_back();
+        } else {
+          skip_unread(c, "unknown object in a MeshMaterialList");
+        }
+      },
+      "after its face indices");
+  if (m.materials.size() != count) {
+    warn(h.place, title(h) + " declares " + std::to_string(count) + " materials and holds " +
+                      std::to_string(m.materials.size()));
+  }
 }
 
 }  // namespace marrow::xfile

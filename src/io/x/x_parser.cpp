@@ -240,6 +240,8 @@ void Parser::top_level_object(const Token& id) {
       r_.loose.tps_before = static_cast<std::int64_t>(r_.ticks.size()) - 1;
     }
     parse_animation(h, r_.loose);
+  } else if (iequals(h.type, "Material")) {
+    r_.named_materials.push_back(parse_material(h));
   } else if (iequals(h.type, "AnimTicksPerSecond")) {
     std::size_t place = 0;
     const std::uint32_t v = read_dword("the ticks per second", h, &place);

@@ -71,6 +71,8 @@ class Parser {
   void parse_uvs(const Header& h, MeshRec& m);
   void parse_decl_data(const Header& h, MeshRec& m);
   void parse_skin_weights(const Header& h, MeshRec& m);
+  MaterialRec parse_material(const Header& h);
+  void parse_material_list(const Header& h, MeshRec& m);
 
   XTokenizer& tk_;
   std::vector<std::string>& warnings_;

@@ -40,6 +40,13 @@ struct SkinWeightsRec {
   std::size_t offset_place = 0;
 };
 
+// A Material object: its face colour (RGBA as written: display values) and texture file.
+struct MaterialRec {
+  std::string name;
+  std::array<float, 4> color{1, 1, 1, 1};
+  std::string texture;  // TextureFilename as written (may use backslashes)
+};
+
 struct MeshRec {
   std::string name;
   std::size_t place = 0;
@@ -59,6 +66,10 @@ struct MeshRec {
   bool normals_from_decl = false;
   std::vector<std::array<float, 4>> tangents;
   std::vector<Vec3> binormals;
+  // MeshMaterialList: the materials (nested, or top-level ones by name) and each face's.
+  std::vector<MaterialRec> materials;
+  std::vector<std::string> material_refs;  // parallel to materials: a name to resolve, or ""
+  std::vector<std::uint32_t> face_materials;
 };
 
 // A frame's `{ MeshName }`: the top-level mesh hangs under that frame.
@@ -105,6 +116,7 @@ struct Records {
   std::vector<SetRec> sets;
   SetRec loose;  // Animation objects outside any AnimationSet
   std::vector<TicksRec> ticks;
+  std::vector<MaterialRec> named_materials;  // top-level Material objects
 };
 
 }  // namespace marrow::xfile
