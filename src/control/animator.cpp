@@ -477,6 +477,9 @@ Status Animator::cross_fade(PlayerId from, PlayerId to, float duration, FadeCurv
   if (!finite_non_negative(duration)) {
     return make_error("cross-fade", "duration is negative or not finite");
   }
+  // A player that has not been shown yet comes in from nothing; one already fading goes on from
+  // where its fade is.
+  if (b->fresh && !b->fade.running) b->fade.value = 0;
   start_fade(*b, 1, duration, curve, false);
   return fade_out(from, duration, curve, true);
 }

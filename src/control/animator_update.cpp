@@ -200,6 +200,7 @@ void advance_all(const ClipSet& set, const AnimatorOptions& options,
     Slot& s = slots[i];
     if (!s.active) continue;
     s.prev_effective = control_detail::total_effective(slots, s);
+    s.fresh = false;
     s.prev_playhead = s.playhead;
     s.last_delta = 0;
   }

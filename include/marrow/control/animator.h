@@ -185,7 +185,8 @@ class Animator {
   Status fade_in(PlayerId player, float duration, FadeCurve curve = FadeCurve::kLinear);
   Status fade_out(PlayerId player, float duration, FadeCurve curve = FadeCurve::kLinear,
                   bool stop_when_faded = true);
-  // fade_out(from) and fade_in(to) together; the players must be on one layer.
+  // fade_out(from) and fade_in(to) together; the players must be on one layer. A `to` that no
+  // update has advanced yet (just played) fades in from 0; otherwise from where its fade is.
   Status cross_fade(PlayerId from, PlayerId to, float duration,
                     FadeCurve curve = FadeCurve::kLinear);
   // The time scale ramps linearly from its current value to `time_scale` over `duration`.
