@@ -520,7 +520,17 @@ Status Animator::inertialize(PlayerId from, PlayerId to, float duration) {
   }
   // The source is what the last evaluate showed; a second request before the next evaluate
   // keeps the first one's source.
-  if (!st.inertial_pending) st.ghost = st.slots;
+  if (!st.inertial_pending) {
+    st.ghost = st.slots;
+    // A target started since the last update has not been shown: it is no part of the source.
+    const std::size_t target = static_cast<std::size_t>(b - st.slots.data());
+    if (b->fresh) {
+      st.ghost[target].active = false;
+      for (Slot& c : st.ghost) {
+        if (c.kind == SlotKind::kSample && c.head == static_cast<int>(target)) c.active = false;
+      }
+    }
+  }
   st.inertial_pending = true;
   st.pending_duration = duration;
   stop(from);

@@ -13,13 +13,10 @@ namespace marrow {
 using control_detail::Slot;
 using control_detail::SlotKind;
 
-namespace control_detail {
-
 float inertial_offset(float x0, float v0, float duration, float t) {
-  // Bollo, "Inertialization: High-Performance Animation Transitions in Gears of War", GDC 2018:
-  // a quintic from (x0, v0, a0) to rest at t1 with zero velocity and acceleration. t1 shrinks
-  // when v0 heads for zero so fast that a full-length curve would pass it, and a0 is the value
-  // that keeps the jerk at the start zero.
+  if (!std::isfinite(x0) || !std::isfinite(v0) || !std::isfinite(duration) || !std::isfinite(t)) {
+    return 0;
+  }
   if (x0 == 0 && v0 == 0) return 0;
   float t1 = duration;
   if (x0 * v0 < 0) t1 = std::min(t1, -5 * x0 / v0);
@@ -33,8 +30,6 @@ float inertial_offset(float x0, float v0, float duration, float t) {
   const double s = t;
   return static_cast<float>(((((A * s + B) * s + C) * s + a0 / 2) * s + v) * s + x);
 }
-
-}  // namespace control_detail
 
 namespace {
 
@@ -142,7 +137,7 @@ void apply_offsets(std::span<const control_detail::InertialChannel> channels, fl
     float x[9];
     bool any = false;
     for (int k = 0; k < 9; ++k) {
-      x[k] = control_detail::inertial_offset(c[k].x0, c[k].v0, duration, t);
+      x[k] = inertial_offset(c[k].x0, c[k].v0, duration, t);
       any = any || x[k] != 0;
     }
     if (!any) continue;

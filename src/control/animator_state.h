@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "marrow/control/animator.h"
+#include "marrow/control/inertialization.h"
 #include "playhead.h"
 
 namespace marrow {
@@ -88,9 +89,6 @@ double clip_rate(const ClipSet& set, ClipId clip, double ticks_per_second);
 struct InertialChannel {
   float x0 = 0, v0 = 0;
 };
-
-// Bollo's quintic decay of an offset x0 with velocity v0 over `duration`, evaluated at `t`.
-float inertial_offset(float x0, float v0, float duration, float t);
 
 }  // namespace control_detail
 
