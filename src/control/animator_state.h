@@ -64,7 +64,7 @@ struct Slot {
   float blend_x = 0, blend_y = 0;
   float sample_weight = 0;    // kSample: from the space's parameter
   float prev_effective = 0;   // the effective weight before the last update
-  bool fresh = true;  // not yet advanced by an update: cross_fade fades it in from 0
+  bool fresh = true;          // not yet advanced by an update: cross_fade fades it in from 0
   bool follower = false;      // set by the last update
   bool emits = false;         // fires events in the last update
   bool stop_pending = false;  // its fade-out reached 0: stops after this update's events

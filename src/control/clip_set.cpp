@@ -55,6 +55,13 @@ Result<ClipId> ClipSet::clip_id(std::string_view name) const {
                         (names.empty() ? std::string("none") : quoted_list(names)) + ")");
 }
 
+std::optional<std::uint32_t> ClipSet::find_name(std::string_view name) const {
+  for (std::size_t i = 0; i < names_.size(); ++i) {
+    if (names_[i] == name) return static_cast<std::uint32_t>(i);
+  }
+  return std::nullopt;
+}
+
 Result<MaskId> ClipSet::mask_id(std::string_view name) const {
   std::vector<std::string> names;
   for (std::size_t i = 0; i < masks_.size(); ++i) {

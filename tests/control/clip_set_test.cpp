@@ -18,8 +18,12 @@ TEST(ControlClipSet, AClipWhoseJointsTheSkeletonLacksIsAnErrorListingThem) {
   Skeleton foreign = Skeleton::build(other).value();
   ClipBuilder b("wave");
   const float times[] = {0}, t[] = {1, 2, 3};
-  ASSERT_TRUE(b.add_track(1, "pelvis", TrackTarget::kTranslation, Interpolation::kLinear, times, t, "w").ok());
-  ASSERT_TRUE(b.add_track(2, "hand", TrackTarget::kTranslation, Interpolation::kLinear, times, t, "w").ok());
+  ASSERT_TRUE(
+      b.add_track(1, "pelvis", TrackTarget::kTranslation, Interpolation::kLinear, times, t, "w")
+          .ok());
+  ASSERT_TRUE(
+      b.add_track(2, "hand", TrackTarget::kTranslation, Interpolation::kLinear, times, t, "w")
+          .ok());
   ClipSetBuilder builder(skeleton);
   Status s = builder.add_clip(b.build(foreign.size(), "wave").value());
   ASSERT_FALSE(s.ok());
@@ -35,8 +39,8 @@ TEST(ControlClipSet, AClipWhoseJointsTheSkeletonLacksIsAnErrorListingThem) {
 TEST(ControlClipSet, AClipMadeForAnotherSkeletonWithTheSameNamesIsRemapped) {
   // The same joint names in another order, with one more joint: the clock clip's track (joint 1,
   // "clock") lands on joint 2 here.
-  std::vector<JointDesc> joints = {{"root", -1, {}}, {"extra", 0, {}}, {"clock", 0, {}},
-                                   {"tip", 2, {}}};
+  std::vector<JointDesc> joints = {
+      {"root", -1, {}}, {"extra", 0, {}}, {"clock", 0, {}}, {"tip", 2, {}}};
   Skeleton skeleton = Skeleton::build(joints).value();
   auto set = make_set(skeleton, {clock_clip("A", 2)}, {.compile = true});
   EXPECT_EQ(set->clip(0).tracks()[0].joint, 2);
@@ -97,7 +101,7 @@ TEST(ControlClipSet, AThousandAnimatorsShareOneCopyOfTheKeys) {
             << allocations / 1000.0 << " allocations (size_bytes() says "
             << crowd.back().size_bytes() << ")\n";
   EXPECT_EQ(set.use_count(), 1002);  // the set is shared, never copied
-  EXPECT_LT(per_animator, 3072);  // eight player slots; docs/performance.md has the figure
+  EXPECT_LT(per_animator, 3072);     // eight player slots; docs/performance.md has the figure
   EXPECT_LT(per_animator * 20, set->size_bytes());
   EXPECT_NEAR(static_cast<double>(crowd.back().size_bytes()), per_animator, per_animator * 0.25);
   // Inertialization's state is per joint: still far below the keys.
@@ -112,9 +116,9 @@ TEST(ControlClipSet, FramesAllocateNothing) {
   std::shared_ptr<const ClipSet> set = soldier_set();
   if (!set) GTEST_SKIP() << "Soldier.glb is absent from ../shared/assets/gltf";
   for (bool compiled : {true, false}) {
-    Animator animator = make_animator(set, {.sync_groups = {SyncMode::kPhase},
-                                            .prefer_compiled = compiled,
-                                            .inertialization = true});
+    Animator animator = make_animator(
+        set,
+        {.sync_groups = {SyncMode::kPhase}, .prefer_compiled = compiled, .inertialization = true});
     AnimatorWorkspace workspace(*set);
     std::vector<SoaTransform> local(soa_group_count(set->skeleton().size()));
     std::vector<AnimationEvent> events(64);

@@ -66,10 +66,10 @@ std::vector<float> through_switch(int kind, float duration, int fps = 30) {
   for (int frame = 0; frame < 2 * fps; ++frame) {
     if (frame == fps) {
       const PlayerId down = animator.play(1).value();
-      const Status s = kind == 0 ? animator.inertialize(up, down, duration)
-                                 : animator.cross_fade(up, down, duration,
-                                                       kind == 1 ? FadeCurve::kLinear
-                                                                 : FadeCurve::kSmooth);
+      const Status s =
+          kind == 0 ? animator.inertialize(up, down, duration)
+                    : animator.cross_fade(up, down, duration,
+                                          kind == 1 ? FadeCurve::kLinear : FadeCurve::kSmooth);
       EXPECT_TRUE(s.ok());
     }
     animator.update(dt);
@@ -90,7 +90,7 @@ TEST(ControlInertialization, TheSwitchIsContinuousAndDecaysToTheNewClipByTheQuin
     const float x0 = 31 * dt - (4 - 2 * dt);
     EXPECT_NEAR(x[frame], target + inertial_offset(x0, 3, duration, since), 1e-4f) << frame;
   }
-  EXPECT_NEAR(x[30], 31 * dt, 1e-5f);           // at the switch: the old clip's pose, no jump
+  EXPECT_NEAR(x[30], 31 * dt, 1e-5f);          // at the switch: the old clip's pose, no jump
   EXPECT_NEAR(x[59], 4 - 2 * 30 * dt, 1e-5f);  // after it: the new clip alone
 }
 

@@ -219,8 +219,7 @@ TEST(ControlPlayers, BadInputIsAClearErrorOrADocumentedClamp) {
   EXPECT_NE(message(f.animator.play(0, {.start_offset = NAN})).find("start offset"),
             std::string::npos);
   EXPECT_NE(message(f.animator.play(0, {.fade_in = -1})).find("fade-in"), std::string::npos);
-  EXPECT_NE(message(f.animator.play(0, {.sync_group = 0})).find("sync group 0"),
-            std::string::npos);
+  EXPECT_NE(message(f.animator.play(0, {.sync_group = 0})).find("sync group 0"), std::string::npos);
   const PlayerId p = f.animator.play(0).value();
   EXPECT_NE(message(f.animator.fade_out(p, -1)).find("negative"), std::string::npos);
   EXPECT_NE(message(f.animator.warp(p, 1, NAN)).find("duration"), std::string::npos);

@@ -15,7 +15,8 @@ namespace marrow::test {
 namespace {
 
 Transform compose(const Transform& a, const Transform& b) {
-  return {a.translation + rotate(a.rotation, b.translation), normalize(a.rotation * b.rotation),
+  return {a.translation + rotate(a.rotation, b.translation),
+          normalize(a.rotation * b.rotation),
           {1, 1, 1}};
 }
 
@@ -56,13 +57,14 @@ TEST(ControlRootMotion, ThePoseStaysAtTheClipsStartAndBackwardsMovesBack) {
   EXPECT_NEAR(r.root_motion.translation.x, -0.5f, 1e-6f);
   std::vector<Transform> pose(3);
   ASSERT_TRUE(animator.evaluate(workspace, std::span<Transform>(pose)));
-  EXPECT_NEAR(pose[0].translation.x, 0, 1e-6f);  // taken out of the pose
+  EXPECT_NEAR(pose[0].translation.x, 0, 1e-6f);      // taken out of the pose
   EXPECT_NEAR(pose[1].translation.x, 0.75f, 1e-6f);  // the rest plays on
 }
 
 TEST(ControlRootMotion, ACrossFadeBlendsTheDeltasByTheWeightsAtTheEndOfEachUpdate) {
   Skeleton skeleton = clock_skeleton();
-  auto set = walking_set(skeleton, {walking_clip("slow", 1.0f, 2.0f), walking_clip("fast", 1.0f, 4.0f)});
+  auto set =
+      walking_set(skeleton, {walking_clip("slow", 1.0f, 2.0f), walking_clip("fast", 1.0f, 4.0f)});
   Animator animator = make_animator(set);
   const PlayerId slow = animator.play(0).value();
   const PlayerId fast = animator.play(1).value();
@@ -143,8 +145,7 @@ TEST(ControlRootMotion, SoldierWalkLoopedTenTimesMovesTenTimesItsHipsDisplacemen
     world = compose(world, animator.update(walk.duration() / 60).root_motion);
   }
   std::cout << "Soldier Walk: hips displacement per loop (" << d.x << ", " << d.z
-            << "), after 10 loops (" << world.translation.x << ", " << world.translation.z
-            << ")\n";
+            << "), after 10 loops (" << world.translation.x << ", " << world.translation.z << ")\n";
   EXPECT_NEAR(world.translation.x, 10 * d.x, 1e-5f);
   EXPECT_NEAR(world.translation.z, 10 * d.z, 1e-5f);
   EXPECT_NEAR(world.translation.y, 0, 1e-6f);

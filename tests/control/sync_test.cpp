@@ -104,7 +104,8 @@ TEST(ControlBlendSpace, OneDimensionalWeightsAreLinearBetweenNeighboursAndClampO
   EXPECT_EQ(weights(7.0f), (std::vector<float>{0, 0, 1}));
   EXPECT_EQ(weights(-3.0f), (std::vector<float>{1, 0, 0}));
   EXPECT_EQ(weights(NAN), (std::vector<float>{1, 0, 0}));  // NaN reads as 0
-  EXPECT_EQ(space.sync_mode(), SyncMode::kMarkers);  // idle does not sync; walk and run have markers
+  EXPECT_EQ(space.sync_mode(),
+            SyncMode::kMarkers);  // idle does not sync; walk and run have markers
 }
 
 TEST(ControlBlendSpace, TwoDimensionalWeightsAreBarycentricInADelaunayTriangulation) {

@@ -28,7 +28,7 @@ namespace marrow {
 
 // A sample as a user describes it (ClipSetBuilder resolves the clip name).
 struct BlendSampleDesc {
-  std::string clip;
+  std::string clip{};
   float x = 0;  // 1D: the value; 2D: the first coordinate
   float y = 0;  // 2D only
   // Take part in the space's phase sync (false for a pose that has no cycle, such as idle).

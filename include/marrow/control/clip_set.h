@@ -42,7 +42,7 @@ inline constexpr std::uint32_t kNoId = 0xFFFFFFFFu;
 // group are aligned marker to marker (animator.h).
 struct SyncMarker {
   float time = 0;
-  std::string name;
+  std::string name{};
 };
 
 // What a point on a clip's timeline is: an event delivered to the game, or a sync marker.
@@ -60,7 +60,7 @@ struct ClipCue {
 // or a dedicated root; its ancestors must not be animated and must have uniform scale (their
 // rest transforms carry the delta into model space).
 struct RootMotionOptions {
-  std::string joint;
+  std::string joint{};
   // The model-space up axis; "horizontal" is the plane across it, "yaw" the turn about it.
   Vec3 up{0, 1, 0};
   bool horizontal = true;  // extract the translation across up
@@ -121,6 +121,7 @@ class ClipSet {
 
   // Names of events and markers (ClipCue::name).
   std::string_view name(std::uint32_t index) const { return names_[index]; }
+  std::optional<std::uint32_t> find_name(std::string_view name) const;
 
   bool has_root_motion() const { return root_joint_ != kNoParent; }
   JointIndex root_motion_joint() const { return root_joint_; }
