@@ -15,6 +15,7 @@ void add_check_command(CLI::App& app, std::function<int()>& run);
 void add_convert_command(CLI::App& app, std::function<int()>& run);
 void add_render_command(CLI::App& app, std::function<int()>& run);
 void add_autoskin_command(CLI::App& app, std::function<int()>& run);
+void add_play_command(CLI::App& app, std::function<int()>& run);
 
 // Prints "marrow: message" to stderr and returns the failure exit code.
 int report_error(const std::string& message);

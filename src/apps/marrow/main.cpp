@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   marrow::cli::add_convert_command(app, run);
   marrow::cli::add_render_command(app, run);
   marrow::cli::add_autoskin_command(app, run);
+  marrow::cli::add_play_command(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
