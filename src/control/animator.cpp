@@ -152,7 +152,7 @@ Result<Animator> Animator::create(std::shared_ptr<const ClipSet> set, AnimatorOp
   }
   if (a.options_.inertialization) {
     st.ghost.resize(n);
-    st.inertial.resize(cs.skeleton().size() * 9);
+    st.inertial.resize(soa_group_count(cs.skeleton().size()));
   }
   return a;
 }
@@ -655,7 +655,7 @@ std::size_t Animator::size_bytes() const {
   if (st.exact_reserved) bytes += st.cursors.size() * set_->max_tracks() * sizeof(std::uint32_t);
   for (const CompiledSamplingContext& c : st.contexts) bytes += c.size_bytes();
   bytes += st.layer_weights.capacity() * sizeof(float);
-  bytes += st.inertial.capacity() * sizeof(control_detail::InertialChannel);
+  bytes += st.inertial.capacity() * sizeof(control_detail::InertialGroup);
   return bytes;
 }
 

@@ -86,8 +86,15 @@ void snap_group(const ClipSet& set, std::span<Slot> slots, std::int32_t group);
 // Clip seconds per second of time scale: a ticks-per-second override over the clip's own.
 double clip_rate(const ClipSet& set, ClipId clip, double ticks_per_second);
 
-struct InertialChannel {
-  float x0 = 0, v0 = 0;
+// The decaying offsets of 8 joints (one SoA group), nine channels each: translation x y z, the
+// rotation difference's vector part x y z, scale x y z. Channel k of lane l decays as
+// x0 P(s) + v0t1 Q(s) with s = min(t inv_t1, 1) (inertialization.h); a still channel has
+// x0 = v0t1 = 0.
+struct alignas(32) InertialGroup {
+  float x0[9][kSoaWidth] = {};
+  float v0t1[9][kSoaWidth] = {};
+  float inv_t1[9][kSoaWidth] = {};
+  bool moves = false;
 };
 
 }  // namespace control_detail
@@ -98,7 +105,7 @@ struct Animator::State {
   std::vector<SamplingCursor> cursors;            // per slot, exact clips
   std::vector<CompiledSamplingContext> contexts;  // per slot, compiled clips
   std::vector<float> layer_weights;
-  std::vector<control_detail::InertialChannel> inertial;  // 9 per joint
+  std::vector<control_detail::InertialGroup> inertial;  // one per SoA group of joints
   float inertial_duration = 0, inertial_elapsed = 0;
   bool inertial_active = false;
   bool inertial_pending = false;
