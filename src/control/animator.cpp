@@ -623,7 +623,9 @@ PlayerInfo Animator::info(PlayerId id) const {
   info.duration = static_cast<float>(timed->rules.duration);
   info.passes = timed->playhead.passes;
   info.finished = timed->playhead.finished;
-  info.follower = s->kind == SlotKind::kClip && s->follower;
+  info.follower =
+      s->kind == SlotKind::kClip && s->sync_group >= 0 &&
+      control_detail::find_leader(st.slots, s->sync_group) != static_cast<int>(s - st.slots.data());
   return info;
 }
 
