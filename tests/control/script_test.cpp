@@ -273,3 +273,34 @@ TEST_F(ControlPlay, AStateMachineRunsFromTheScript) {
 
 }  // namespace
 }  // namespace marrow::test
+
+namespace marrow::test {
+namespace {
+
+// `marrow demo` drives its character through an Animator: its keyframe events fire the same
+// number of times whatever the frame rate (a large dt passes every event once).
+TEST(ControlDemo, TheDemosEventsDoNotDependOnTheFrameRate) {
+  const fs::path dir = fs::temp_directory_path() / ("marrow_demo_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::string lines[2];
+  for (int k = 0; k < 2; ++k) {
+    const std::string fps = k == 0 ? "5" : "20";
+    const std::string out = (dir / "out.txt").string();
+    const std::string command = std::string(MARROW_BIN) + " demo --size 48x48 --fps " + fps +
+                                " --out '" + (dir / "demo.gif").string() + "' >'" + out + "'";
+    ASSERT_EQ(std::system(command.c_str()), 0);
+    std::stringstream text;
+    text << std::ifstream(out).rdbuf();
+    const std::string s = text.str();
+    const auto at = s.find("events fired: ");
+    ASSERT_NE(at, std::string::npos) << s;
+    lines[k] = s.substr(at, s.find('\n', at) - at);
+  }
+  EXPECT_EQ(lines[0], lines[1]);
+  // The wave plays from 3.0 s to 5.0 s and waves twice a second.
+  EXPECT_NE(lines[0].find("4 waves of the hand"), std::string::npos) << lines[0];
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace marrow::test
