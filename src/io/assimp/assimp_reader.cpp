@@ -271,8 +271,6 @@ struct Reader {
       } else {
         ++duplicate_bones;
       }
-      // A copy: clang 14 refuses a lambda that captures a structured binding.
-      const std::uint16_t skin_joint = it->second;
       for (unsigned w = 0; w < bone->mNumWeights; ++w) {
         const aiVertexWeight& vw = bone->mWeights[w];
         if (vw.mVertexId >= src->mNumVertices) {
