@@ -57,10 +57,10 @@ class ConcurrentLoading : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!fs::is_directory(kAssets)) GTEST_SKIP() << kAssets << " is absent";
-    dir_ =
-        fs::temp_directory_path() /
-        ("marrow_concurrent_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-         "_" + std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+    // ctest runs each test in its own process, several at once, and the ThreadSanitizer runtime
+    // places the heap at the same addresses in each: the process id keeps the folders apart.
+    dir_ = fs::temp_directory_path() / ("marrow_concurrent_" + std::to_string(::getpid()) + "_" +
+                                        std::to_string(reinterpret_cast<std::uintptr_t>(this)));
     fs::create_directories(dir_);
   }
   void TearDown() override {
