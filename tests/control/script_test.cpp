@@ -32,6 +32,8 @@ TEST(ControlScript, EveryMemberIsRead) {
     "sync_groups": ["markers", "phase"],
     "events": {"Walk": [{"time": 0.5, "name": "step"}]},
     "markers": {"Walk": [{"time": 0.1, "name": "left"}, {"time": 0.6, "name": "right"}]},
+    "foot_markers": {"left_foot": "LeftFoot", "left_toe": "LeftToe", "right_foot": "RightFoot",
+                     "clips": ["Run"]},
     "blend_spaces": [{"name": "move", "dimensions": 2, "samples": [
         {"clip": "Idle", "x": 0, "y": 0, "sync": false}, {"clip": "Walk", "x": 0, "y": 1},
         {"clip": "Run", "x": 1, "y": 2}]}],
@@ -71,6 +73,10 @@ TEST(ControlScript, EveryMemberIsRead) {
   EXPECT_TRUE(s.masks[1].inverse);
   EXPECT_EQ(s.sync_groups, (std::vector<SyncMode>{SyncMode::kMarkers, SyncMode::kPhase}));
   EXPECT_EQ(s.markers.size(), 2u);
+  ASSERT_TRUE(s.foot_markers.has_value());
+  EXPECT_EQ(s.foot_markers->left_toe, "LeftToe");
+  EXPECT_EQ(s.foot_markers->right_toe, "");
+  EXPECT_EQ(s.foot_markers->clips, std::vector<std::string>{"Run"});
   ASSERT_EQ(s.blend_spaces.size(), 1u);
   EXPECT_EQ(s.blend_spaces[0].dimensions, 2);
   EXPECT_FALSE(s.blend_spaces[0].samples[0].sync);
@@ -253,6 +259,44 @@ TEST_F(ControlPlay, BadScriptsFailCleanlyNamingThePlace) {
   EXPECT_EQ(o.exit_code, 1);
   EXPECT_NE(o.err.find("state_machine.states[0].clip"), std::string::npos) << o.err;
   EXPECT_EQ(o.err.find("Sanitizer"), std::string::npos) << o.err;
+}
+
+// "foot_markers" detects the markers from the feet: every clip where both feet come down gets
+// them (Idle and TPose, feet planted throughout, are left out), so Walk and Run can share a marker
+// sync group; its leader's strikes fire as marker events, left and right in turn.
+TEST_F(ControlPlay, FootMarkersAreDetectedAndKeepASyncGroupInStep) {
+  const std::string feet = R"("foot_markers": {"left_foot": "mixamorig:LeftFoot",
+      "left_toe": "mixamorig:LeftToeBase", "right_foot": "mixamorig:RightFoot",
+      "right_toe": "mixamorig:RightToeBase")";
+  Outcome o = run(R"({"fps": 30, "duration": 2, "sync_groups": ["markers"], )" + feet + R"(},
+      "timeline": [{"t": 0, "play": {"clip": "Walk", "sync_group": 0}},
+                   {"t": 0, "play": {"clip": "Run", "sync_group": 0, "weight": 0.5}}]})",
+                  {"--format", "json", "--events"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const nlohmann::json doc = nlohmann::json::parse(o.out);
+  std::vector<std::string> walk;
+  for (const auto& frame : doc["frames"]) {
+    std::vector<std::string> walk_here, run_here;
+    for (const auto& e : frame["events"]) {
+      if (e["type"] != "marker") continue;
+      (e["player"] == "Walk" ? walk_here : run_here).push_back(e["name"]);
+    }
+    // Markers are events of the leader alone; the follower's are not fired.
+    EXPECT_TRUE(run_here.empty());
+    walk.insert(walk.end(), walk_here.begin(), walk_here.end());
+  }
+  // Two walk cycles: four strikes, left and right in turn.
+  ASSERT_EQ(walk.size(), 4u) << o.out;
+  for (std::size_t i = 1; i < walk.size(); ++i) EXPECT_NE(walk[i], walk[i - 1]);
+  // A clip named in "clips" must have footfalls.
+  o = run(R"({")" + feet.substr(1) + R"(, "clips": ["Idle"]}, "timeline": []})");
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.err.find("foot_markers: clip 'Idle'"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("never comes down"), std::string::npos) << o.err;
+  o = run(R"({"foot_markers": {"left_foot": "LeftFoot", "right_foot": "RightFoot"},
+              "timeline": []})");
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.err.find("no joint 'LeftFoot'"), std::string::npos) << o.err;
 }
 
 TEST_F(ControlPlay, AStateMachineRunsFromTheScript) {

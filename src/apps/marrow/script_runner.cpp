@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "marrow/pose/local_to_model.h"
 #include "marrow/pose/mask.h"
@@ -55,9 +56,28 @@ Result<ScriptRunner> ScriptRunner::create(const Asset& asset, const AnimationScr
     }
   }
   if (script.foot_markers) {
-    return make_error(where,
-                      "foot_markers: detecting markers from foot contacts needs the ik "
-                      "module's foot contacts, which this build lacks");
+    const ScriptFootMarkers& f = *script.foot_markers;
+    const FootMarkerOptions feet{.left_toe = f.left_toe, .right_toe = f.right_toe};
+    const auto mark = [&](const std::string& clip) {
+      return builder.add_detected_foot_markers(clip, f.left_foot, f.right_foot, feet);
+    };
+    // Named clips must all be marked. Without names every clip is tried and those where a foot
+    // never comes down (an idle, a T-pose) stay unmarked; when none is marked, the first clip's
+    // error says why.
+    std::optional<Error> first_error;
+    bool any = false;
+    for (const std::string& clip : f.clips) {
+      if (Status s = mark(clip); !s) return make_error(where, "foot_markers: " + s.error().message);
+    }
+    for (std::size_t c = 0; f.clips.empty() && c < asset.clips.size(); ++c) {
+      Status s = mark(asset.clips[c].name());
+      any = any || s.ok();
+      if (!s && !first_error) first_error = s.error();
+    }
+    if (f.clips.empty() && !any) {
+      return make_error(where, "foot_markers: no clip was marked; " +
+                                   (first_error ? first_error->message : "the file has no clips"));
+    }
   }
   for (std::size_t i = 0; i < script.blend_spaces.size(); ++i) {
     const ScriptBlendSpace& b = script.blend_spaces[i];
