@@ -216,12 +216,12 @@ TEST_F(ControlPlay, PrintsEveryFrameWithPlayersEventsAndRootMotion) {
     }
     EXPECT_EQ(step, k == 6) << k;
   }
-  // The cross-fade is applied at frame 5 (t = 0.5), before its update: at frame 7, 0.3 s of a
-  // 0.5 s linear fade have run.
+  // The cross-fade starts at 0.5 s: at frame 7 (0.7 s), 0.2 s of a 0.5 s linear fade have run.
   const nlohmann::json& players = frames[7]["players"];
   ASSERT_EQ(players.size(), 2u);
-  EXPECT_NEAR(players[0]["effective_weight"].get<double>(), 0.4, 1e-5);
-  EXPECT_NEAR(players[1]["effective_weight"].get<double>(), 0.6, 1e-5);
+  EXPECT_NEAR(players[0]["effective_weight"].get<double>(), 0.6, 1e-5);
+  EXPECT_NEAR(players[1]["effective_weight"].get<double>(), 0.4, 1e-5);
+  EXPECT_NEAR(players[1]["time"].get<double>(), 0.2, 1e-5);
   EXPECT_EQ(frames[12]["players"].size(), 1u);  // the walk stopped when it faded out
   EXPECT_TRUE(frames[3]["root_motion"]["translation"].is_array());
 }

@@ -309,21 +309,48 @@ std::string ScriptRunner::name_of(PlayerId player) const {
   return "?";
 }
 
+void ScriptRunner::advance(float dt, float offset, ScriptFrame& frame) {
+  scratch_.resize(256);
+  const UpdateResult r =
+      machine_ ? machine_->update(*animator_, dt, scratch_) : animator_->update(dt, scratch_);
+  for (std::size_t i = 0; i < r.events_written; ++i) {
+    AnimationEvent e = scratch_[i];
+    e.time += offset;  // from the start of the frame's update
+    frame.events.push_back(e);
+  }
+  UpdateResult& u = frame.update;
+  u.events += r.events;
+  u.events_written += r.events_written;
+  u.skipped_crossings += r.skipped_crossings;
+  u.dt_clamped = u.dt_clamped || r.dt_clamped;
+  u.refused = u.refused || r.refused;
+  // world * a * b: b's translation turns with a's rotation (root-motion deltas are unscaled).
+  const Transform a = u.root_motion, b = r.root_motion;
+  u.root_motion = {a.translation + rotate(a.rotation, b.translation),
+                   normalize(a.rotation * b.rotation),
+                   {1, 1, 1}};
+}
+
 Status ScriptRunner::next(ScriptFrame& frame) {
   const int k = next_frame_++;
   const float t = static_cast<float>(k / script_.fps);
-  const float dt = k == 0 ? 0.0f : static_cast<float>(t - (k - 1) / script_.fps);
+  const float start = k == 0 ? 0.0f : static_cast<float>((k - 1) / script_.fps);
+  frame.index = k;
+  frame.time = t;
+  frame.events.clear();
+  frame.update = UpdateResult{};
+  // Commands act at their own time: the update is cut there, so what plays does not depend on
+  // the frame rate.
+  float now = start;
   while (next_command_ < script_.timeline.size() &&
          script_.timeline[next_command_].time <= t + 1e-6f) {
+    const float at = std::clamp(script_.timeline[next_command_].time, now, t);
+    if (at > now) advance(at - now, now - start, frame);
+    now = at;
     if (Status s = apply(script_.timeline[next_command_]); !s) return s;
     ++next_command_;
   }
-  frame.index = k;
-  frame.time = t;
-  frame.events.resize(256);
-  frame.update = machine_ ? machine_->update(*animator_, dt, frame.events)
-                          : animator_->update(dt, frame.events);
-  frame.events.resize(frame.update.events_written);
+  advance(t - now, now - start, frame);
   if (machine_ && !find(machine_->current_state_name()).valid()) {
     ids_.emplace_back(machine_->current_state_name(), machine_->current_player());
   }
