@@ -299,6 +299,32 @@ TEST_F(ControlPlay, FootMarkersAreDetectedAndKeepASyncGroupInStep) {
   EXPECT_NE(o.err.find("no joint 'LeftFoot'"), std::string::npos) << o.err;
 }
 
+// The example script the README points to plays: its gait space (with markers detected from the
+// feet) throughout, its arm layer fading in and out at the times it gives.
+TEST_F(ControlPlay, TheExampleScriptPlaysItsGaitSpaceAndFadesItsArmLayer) {
+  std::stringstream text;
+  text << std::ifstream(std::string(MARROW_SOURCE_DIR) +
+                        "/examples/scripts/soldier_walk_to_run.json")
+              .rdbuf();
+  ASSERT_FALSE(text.str().empty());
+  const Outcome o = run(text.str(), {"--format", "json"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const nlohmann::json doc = nlohmann::json::parse(o.out);
+  const nlohmann::json& frames = doc["frames"];
+  ASSERT_EQ(frames.size(), 101u);  // 5 s at 20 fps, both ends
+  const auto player = [&](int frame, const std::string& id) {
+    for (const auto& p : frames[frame]["players"]) {
+      if (p["id"] == id) return p;
+    }
+    return nlohmann::json();
+  };
+  EXPECT_EQ(player(50, "legs")["blend_space"], "gait");
+  // The arm fades in from 3.5 s over 0.3 s: at 3.6 s a third of the way (linear).
+  EXPECT_NEAR(player(72, "arm")["effective_weight"].get<double>(), 1.0 / 3, 1e-4);
+  EXPECT_NEAR(player(80, "arm")["effective_weight"].get<double>(), 1, 1e-6);
+  EXPECT_TRUE(player(100, "arm").is_null());  // faded out and stopped by 4.8 s
+}
+
 TEST_F(ControlPlay, AStateMachineRunsFromTheScript) {
   const Outcome o = run(R"({"fps": 10, "duration": 2,
       "state_machine": {"parameters": [{"name": "speed"}],
