@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "commands.h"
-#include "marrow/io/atomic_file.h"
 #include "marrow/io/asset.h"
+#include "marrow/io/atomic_file.h"
 #include "marrow/math/simd.h"
 #include "marrow/render/output.h"
 #include "marrow/version.h"
