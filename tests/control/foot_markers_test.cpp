@@ -267,7 +267,7 @@ class SoldierFootSlip : public ::testing::Test {
   float leg_ = 0;
 };
 
-TEST_F(SoldierFootSlip, InStepTheFeetSlipUnderAThirdOfTheLegAndSeveralTimesLessThanOutOfStep) {
+TEST_F(SoldierFootSlip, InStepTheFeetSlipUnderThreeTenthsOfALegAndSeveralTimesLessThanOutOfStep) {
   // The floor: each clip faded into itself, i.e. played alone. The clips' own planted feet drift
   // against their average ground speed (Walk's loop seam alone jumps 0.065 leg lengths).
   const float walk_alone = cross_fade_slip(kWalk, kWalk, true, 1, 2);
