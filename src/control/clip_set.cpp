@@ -233,6 +233,58 @@ Status ClipSetBuilder::add_marker(std::string_view clip, float time, std::string
   return add_cue(clip, time, std::move(name), CueKind::kMarker);
 }
 
+Status ClipSetBuilder::add_detected_foot_markers(std::string_view clip, std::string_view left_foot,
+                                                 std::string_view right_foot,
+                                                 const FootMarkerOptions& options) {
+  if (!set_) return make_error("clip set", "the builder was already built");
+  Result<ClipId> id = set_->clip_id(clip);
+  if (!id) return id.error();
+  const std::string where = clip_where(clip) + ", foot markers";
+  const Skeleton& skeleton = set_->skeleton_;
+  // An empty toe name means no toe; any other name must be a joint.
+  const auto joint = [&](std::string_view name, bool optional) -> Result<JointIndex> {
+    if (optional && name.empty()) return kNoParent;
+    if (const std::optional<JointIndex> j = skeleton.find(name)) return *j;
+    return make_error(where, "the skeleton has no joint '" + std::string(name) + "'");
+  };
+  FootJoints feet[2];
+  const std::string_view names[2][2] = {{left_foot, options.left_toe},
+                                        {right_foot, options.right_toe}};
+  for (int f = 0; f < 2; ++f) {
+    Result<JointIndex> ankle = joint(names[f][0], false);
+    if (!ankle) return ankle.error();
+    Result<JointIndex> toe = joint(names[f][1], true);
+    if (!toe) return toe.error();
+    feet[f] = {*ankle, *toe};
+  }
+  // The set's copy of the clip is bound to the set's skeleton, as the detector needs.
+  const Clip& bound = set_->clips_[*id].clip;
+  Result<FootContacts> contacts = detect_foot_contacts(skeleton, bound, feet, options.contacts);
+  if (!contacts) return make_error(where, contacts.error().message);
+  const std::string* marker_names[2] = {&options.left_name, &options.right_name};
+  std::vector<float> starts[2];
+  for (int f = 0; f < 2; ++f) {
+    const FootContactTrack& track = contacts->feet[static_cast<std::size_t>(f)];
+    for (const ContactInterval& c : track.intervals) {
+      // A contact through the whole loop has no moment where the foot comes down.
+      const bool whole = options.contacts.looping && c.start <= 0 && c.end >= bound.duration();
+      if (!whole) starts[f].push_back(c.start);
+    }
+    if (starts[f].empty()) {
+      return make_error(where, "'" + std::string(names[f][0]) + "' never comes down (" +
+                                   (track.intervals.empty() ? "no contact found"
+                                                            : "planted through the whole loop") +
+                                   "); check the joint, or loosen FootContactOptions");
+    }
+  }
+  for (int f = 0; f < 2; ++f) {
+    for (const float t : starts[f]) {
+      if (Status s = add_marker(clip, t, *marker_names[f]); !s) return s;
+    }
+  }
+  return {};
+}
+
 Status ClipSetBuilder::add_mask(std::string name, std::vector<float> weights) {
   if (!set_) return make_error("clip set", "the builder was already built");
   const std::string where = "mask '" + name + "'";

@@ -61,6 +61,15 @@ TEST(ControlDocs, TheDocsBlocksCompileAndDoWhatTheySay) {
   EXPECT_TRUE(feet.info(run_player).follower);
   EXPECT_NEAR(feet.info(run_player).time, 0.05f + 0.5f * 0.33f, 1e-4f);
 
+#include "control_foot_markers.inc"
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  for (const char* gait : {"Walk", "Run"}) {
+    const std::span<const marrow::SyncMarker> m = stepped->markers(stepped->clip_id(gait).value());
+    ASSERT_EQ(m.size(), 2u) << gait;  // one footfall per foot per cycle
+    EXPECT_EQ(m[0].name, "foot_left_down");
+    EXPECT_EQ(m[1].name, "foot_right_down");
+  }
+
 #include "control_blend_space.inc"
   // At x = 3 only Run has weight: the space's time is Run's (weights are checked in sync_test).
   EXPECT_NEAR(mover.info(moving).duration, set->duration(set->clip_id("Run").value()), 1e-6f);

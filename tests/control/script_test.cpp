@@ -32,6 +32,8 @@ TEST(ControlScript, EveryMemberIsRead) {
     "sync_groups": ["markers", "phase"],
     "events": {"Walk": [{"time": 0.5, "name": "step"}]},
     "markers": {"Walk": [{"time": 0.1, "name": "left"}, {"time": 0.6, "name": "right"}]},
+    "foot_markers": {"left_foot": "LeftFoot", "left_toe": "LeftToe", "right_foot": "RightFoot",
+                     "clips": ["Run"]},
     "blend_spaces": [{"name": "move", "dimensions": 2, "samples": [
         {"clip": "Idle", "x": 0, "y": 0, "sync": false}, {"clip": "Walk", "x": 0, "y": 1},
         {"clip": "Run", "x": 1, "y": 2}]}],
@@ -71,6 +73,10 @@ TEST(ControlScript, EveryMemberIsRead) {
   EXPECT_TRUE(s.masks[1].inverse);
   EXPECT_EQ(s.sync_groups, (std::vector<SyncMode>{SyncMode::kMarkers, SyncMode::kPhase}));
   EXPECT_EQ(s.markers.size(), 2u);
+  ASSERT_TRUE(s.foot_markers.has_value());
+  EXPECT_EQ(s.foot_markers->left_toe, "LeftToe");
+  EXPECT_EQ(s.foot_markers->right_toe, "");
+  EXPECT_EQ(s.foot_markers->clips, std::vector<std::string>{"Run"});
   ASSERT_EQ(s.blend_spaces.size(), 1u);
   EXPECT_EQ(s.blend_spaces[0].dimensions, 2);
   EXPECT_FALSE(s.blend_spaces[0].samples[0].sync);
@@ -210,12 +216,12 @@ TEST_F(ControlPlay, PrintsEveryFrameWithPlayersEventsAndRootMotion) {
     }
     EXPECT_EQ(step, k == 6) << k;
   }
-  // The cross-fade is applied at frame 5 (t = 0.5), before its update: at frame 7, 0.3 s of a
-  // 0.5 s linear fade have run.
+  // The cross-fade starts at 0.5 s: at frame 7 (0.7 s), 0.2 s of a 0.5 s linear fade have run.
   const nlohmann::json& players = frames[7]["players"];
   ASSERT_EQ(players.size(), 2u);
-  EXPECT_NEAR(players[0]["effective_weight"].get<double>(), 0.4, 1e-5);
-  EXPECT_NEAR(players[1]["effective_weight"].get<double>(), 0.6, 1e-5);
+  EXPECT_NEAR(players[0]["effective_weight"].get<double>(), 0.6, 1e-5);
+  EXPECT_NEAR(players[1]["effective_weight"].get<double>(), 0.4, 1e-5);
+  EXPECT_NEAR(players[1]["time"].get<double>(), 0.2, 1e-5);
   EXPECT_EQ(frames[12]["players"].size(), 1u);  // the walk stopped when it faded out
   EXPECT_TRUE(frames[3]["root_motion"]["translation"].is_array());
 }
@@ -253,6 +259,70 @@ TEST_F(ControlPlay, BadScriptsFailCleanlyNamingThePlace) {
   EXPECT_EQ(o.exit_code, 1);
   EXPECT_NE(o.err.find("state_machine.states[0].clip"), std::string::npos) << o.err;
   EXPECT_EQ(o.err.find("Sanitizer"), std::string::npos) << o.err;
+}
+
+// "foot_markers" detects the markers from the feet: every clip where both feet come down gets
+// them (Idle and TPose, feet planted throughout, are left out), so Walk and Run can share a marker
+// sync group; its leader's strikes fire as marker events, left and right in turn.
+TEST_F(ControlPlay, FootMarkersAreDetectedAndKeepASyncGroupInStep) {
+  const std::string feet = R"("foot_markers": {"left_foot": "mixamorig:LeftFoot",
+      "left_toe": "mixamorig:LeftToeBase", "right_foot": "mixamorig:RightFoot",
+      "right_toe": "mixamorig:RightToeBase")";
+  Outcome o = run(R"({"fps": 30, "duration": 2, "sync_groups": ["markers"], )" + feet + R"(},
+      "timeline": [{"t": 0, "play": {"clip": "Walk", "sync_group": 0}},
+                   {"t": 0, "play": {"clip": "Run", "sync_group": 0, "weight": 0.5}}]})",
+                  {"--format", "json", "--events"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const nlohmann::json doc = nlohmann::json::parse(o.out);
+  std::vector<std::string> walk;
+  for (const auto& frame : doc["frames"]) {
+    std::vector<std::string> walk_here, run_here;
+    for (const auto& e : frame["events"]) {
+      if (e["type"] != "marker") continue;
+      (e["player"] == "Walk" ? walk_here : run_here).push_back(e["name"]);
+    }
+    // Markers are events of the leader alone; the follower's are not fired.
+    EXPECT_TRUE(run_here.empty());
+    walk.insert(walk.end(), walk_here.begin(), walk_here.end());
+  }
+  // Two walk cycles: four strikes, left and right in turn.
+  ASSERT_EQ(walk.size(), 4u) << o.out;
+  for (std::size_t i = 1; i < walk.size(); ++i) EXPECT_NE(walk[i], walk[i - 1]);
+  // A clip named in "clips" must have footfalls.
+  o = run(R"({")" + feet.substr(1) + R"(, "clips": ["Idle"]}, "timeline": []})");
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.err.find("foot_markers: clip 'Idle'"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("never comes down"), std::string::npos) << o.err;
+  o = run(R"({"foot_markers": {"left_foot": "LeftFoot", "right_foot": "RightFoot"},
+              "timeline": []})");
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.err.find("no joint 'LeftFoot'"), std::string::npos) << o.err;
+}
+
+// The example script the README points to plays: its gait space (with markers detected from the
+// feet) throughout, its arm layer fading in and out at the times it gives.
+TEST_F(ControlPlay, TheExampleScriptPlaysItsGaitSpaceAndFadesItsArmLayer) {
+  std::stringstream text;
+  text << std::ifstream(std::string(MARROW_SOURCE_DIR) +
+                        "/examples/scripts/soldier_walk_to_run.json")
+              .rdbuf();
+  ASSERT_FALSE(text.str().empty());
+  const Outcome o = run(text.str(), {"--format", "json"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const nlohmann::json doc = nlohmann::json::parse(o.out);
+  const nlohmann::json& frames = doc["frames"];
+  ASSERT_EQ(frames.size(), 101u);  // 5 s at 20 fps, both ends
+  const auto player = [&](int frame, const std::string& id) {
+    for (const auto& p : frames[frame]["players"]) {
+      if (p["id"] == id) return p;
+    }
+    return nlohmann::json();
+  };
+  EXPECT_EQ(player(50, "legs")["blend_space"], "gait");
+  // The arm fades in from 3.5 s over 0.3 s: at 3.6 s a third of the way (linear).
+  EXPECT_NEAR(player(72, "arm")["effective_weight"].get<double>(), 1.0 / 3, 1e-4);
+  EXPECT_NEAR(player(80, "arm")["effective_weight"].get<double>(), 1, 1e-6);
+  EXPECT_TRUE(player(100, "arm").is_null());  // faded out and stopped by 4.8 s
 }
 
 TEST_F(ControlPlay, AStateMachineRunsFromTheScript) {

@@ -433,3 +433,82 @@ TEST(RenderCli, MissingTextureIsOneNoteNotAFailure) {
   EXPECT_EQ(notes, 1u) << o.err;
   EXPECT_NE(o.err.find("gone.png"), std::string::npos) << o.err;
 }
+
+// `marrow render --script` draws the frames `marrow play` steps: a GIF with one frame per script
+// frame at the script's rate, and a PNG at --time whose pose is the one worked out by hand.
+TEST(RenderCli, AScriptIsDrawnFrameByFrame) {
+  if (!fs::exists(soldier())) GTEST_SKIP() << soldier() << " absent";
+  Workspace ws("script");
+  // Idle, then a cross-fade into Run at 0.2 s over 0.3 s. Commands act at their time, so at
+  // t = 1.0 Run has played 0.8 s: 0.8 - 2/3 = 2/15 s into its second loop, alone.
+  const fs::path script = ws.logs / "fade.json";
+  std::ofstream(script) << R"({"fps": 10, "duration": 1.9, "compile": false,
+      "timeline": [{"t": 0, "play": "Idle"},
+                   {"t": 0.2, "cross_fade": {"from": "Idle", "to": "Run", "duration": 0.3}}]})";
+  const std::string gif_out = (ws.out / "fade.gif").string();
+  Outcome o = run(
+      ws, {"render", soldier(), "--script", script.string(), "--out", gif_out, "--size", "64x64"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("script '" + script.string() + "'"), std::string::npos) << o.out;
+  EXPECT_EQ(ws.listing(), std::vector<std::string>{"fade.gif"});
+  const gif_test::DecodedGif gif = gif_test::decode_gif(bytes_of(gif_out));
+  ASSERT_EQ(gif.error, "");
+  ASSERT_EQ(gif.frames.size(), 20u);  // 0, 0.1, ..., 1.9 s
+  for (int d : gif.delays) EXPECT_EQ(d, 10);
+  int moving = 0;
+  for (std::size_t f = 11; f < gif.frames.size(); ++f) {
+    moving += changed_pixels(gif.frames[f - 1], gif.frames[f]) > 20;
+  }
+  EXPECT_GE(moving, 7);  // running
+
+  const std::string at_one = (ws.out / "script.png").string();
+  const std::string same = (ws.out / "same.png").string();
+  const std::string other = (ws.out / "other.png").string();
+  ASSERT_EQ(run(ws, {"render", soldier(), "--script", script.string(), "--time", "1", "--out",
+                     at_one, "--size", "80x100"})
+                .exit_code,
+            0);
+  ASSERT_EQ(run(ws, {"render", soldier(), "--clip", "Run", "--time", "0.133333", "--out", same,
+                     "--size", "80x100"})
+                .exit_code,
+            0);
+  ASSERT_EQ(run(ws, {"render", soldier(), "--clip", "Run", "--time", "0.4", "--out", other,
+                     "--size", "80x100"})
+                .exit_code,
+            0);
+  const auto load = [](const std::string& path) {
+    int w = 0, h = 0, c = 0;
+    unsigned char* p = stbi_load(path.c_str(), &w, &h, &c, 3);
+    EXPECT_NE(p, nullptr) << path;
+    std::vector<std::uint8_t> v;
+    if (p) v.assign(p, p + w * h * 3);
+    stbi_image_free(p);
+    return v;
+  };
+  const std::vector<std::uint8_t> a = load(at_one), b = load(same), c = load(other);
+  ASSERT_EQ(a.size(), 80u * 100 * 3);
+  ASSERT_EQ(b.size(), a.size());
+  ASSERT_EQ(c.size(), a.size());
+  EXPECT_LE(changed_pixels(a, b), 10);   // the same pose (float time: an edge pixel or two)
+  EXPECT_GT(changed_pixels(a, c), 100);  // another one
+
+  // The script owns what plays and its timing; a bad script names its file and place.
+  Workspace bad("script_bad");
+  const std::string x = (bad.out / "x.gif").string();
+  expect_clean_failure(
+      bad,
+      run(bad, {"render", soldier(), "--script", script.string(), "--clip", "Run", "--out", x}),
+      {"--script", "--clip"});
+  expect_clean_failure(
+      bad, run(bad, {"render", soldier(), "--script", script.string(), "--fps", "5", "--out", x}),
+      {"--fps"});
+  expect_clean_failure(bad,
+                       run(bad, {"render", soldier(), "--script", script.string(), "--time", "5",
+                                 "--out", (bad.out / "x.png").string()}),
+                       {"--time"});
+  const fs::path broken = bad.logs / "broken.json";
+  std::ofstream(broken) << R"({"timeline": [{"t": 0, "play": "Jog"}]})";
+  expect_clean_failure(bad,
+                       run(bad, {"render", soldier(), "--script", broken.string(), "--out", x}),
+                       {"broken.json", "timeline[0]", "'Jog'"});
+}

@@ -27,6 +27,7 @@
 #include "marrow/clip/clip.h"
 #include "marrow/clip/compiled_clip.h"
 #include "marrow/control/blend_space.h"
+#include "marrow/ik/foot_contacts.h"
 #include "marrow/math/transform.h"
 #include "marrow/skeleton/skeleton.h"
 
@@ -76,6 +77,17 @@ struct RootMotionTrack {
   std::uint32_t rotation_track = kNoId;
   Transform start;  // F(0)
   Transform end;    // F(duration)
+};
+
+// Sync markers found from the feet (ClipSetBuilder::add_detected_foot_markers).
+struct FootMarkerOptions {
+  // Optional toe (ball) joints: a foot standing on its ball while the heel lifts stays planted.
+  std::string left_toe{}, right_toe{};
+  // The markers' names, one at the start of each contact of that foot.
+  std::string left_name = "foot_left_down";
+  std::string right_name = "foot_right_down";
+  // The detector's thresholds (ik/foot_contacts.h); `looping` should match how the clip plays.
+  FootContactOptions contacts{};
 };
 
 struct ClipOptions {
@@ -189,6 +201,14 @@ class ClipSetBuilder {
   // An event or a sync marker at `time` seconds of a clip added before (0 <= time <= duration).
   Status add_event(std::string_view clip, float time, std::string name);
   Status add_marker(std::string_view clip, float time, std::string name);
+  // Sync markers detected from the feet rather than authored: ik/foot_contacts.h finds when each
+  // foot is planted (its ankle or toe low and slow), and a marker named options.left_name or
+  // right_name goes where each contact starts, i.e. where the foot comes down. Errors: an unknown
+  // clip or joint (naming it), the detector's own errors, and a foot that never comes down (no
+  // contact, or one contact through the whole loop, such as an idle's planted foot).
+  Status add_detected_foot_markers(std::string_view clip, std::string_view left_foot,
+                                   std::string_view right_foot,
+                                   const FootMarkerOptions& options = {});
 
   // A mask (pose/mask.h), one weight per joint, under a name layers refer to.
   Status add_mask(std::string name, std::vector<float> weights);

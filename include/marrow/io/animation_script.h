@@ -56,9 +56,11 @@ struct ScriptBlendSpace {
   std::vector<BlendSampleDesc> samples;
 };
 
-// Sync markers found from the feet (ik/foot_contacts.h): each foot's ankle and optional toe.
+// Sync markers found from the feet (ClipSetBuilder::add_detected_foot_markers): each foot's ankle
+// and optional toe, and the clips to mark (empty: every clip in which both feet come down).
 struct ScriptFootMarkers {
   std::string left_foot, left_toe, right_foot, right_toe;
+  std::vector<std::string> clips;
 };
 
 enum class ScriptCommandKind : std::uint8_t {

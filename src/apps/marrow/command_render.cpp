@@ -1,7 +1,9 @@
-// `marrow render FILE [--clip NAME|INDEX] [--clip-file F] [--layer ...] --out
-// out.png|out.gif|out.mp4 [--size WxH] [--fps N] [--seconds S] [--time T] [--camera PRESET]
-// [--skeleton] [--weights JOINT] [--skinning linear|dq] [--no-ground] [--no-textures]`: pictures
-// and videos of a file, drawn by the software rasterizer (docs/rendering.md).
+// `marrow render FILE [--clip NAME|INDEX] [--clip-file F] [--layer ...] [--script SCRIPT.json]
+// --out out.png|out.gif|out.mp4 [--size WxH] [--fps N] [--seconds S] [--time T]
+// [--camera PRESET] [--skeleton] [--weights JOINT] [--skinning linear|dq] [--no-ground]
+// [--no-textures]`: pictures and videos of a file, drawn by the software rasterizer
+// (docs/rendering.md). With --script the poses come from an animation script stepped through an
+// Animator, as `marrow play` steps it (docs/control.md), its root motion moving the character.
 //
 // The command runs in named steps: check the options, load the file and its pose source, set
 // up the scene and camera, draw the frames into the writer, and report what was encoded.
@@ -14,11 +16,13 @@
 
 #include "commands.h"
 #include "layers.h"
+#include "marrow/io/animation_script.h"
 #include "marrow/io/asset.h"
 #include "marrow/render/output.h"
 #include "marrow/render/scene.h"
 #include "progress.h"
 #include "render_options.h"
+#include "script_runner.h"
 
 namespace marrow::cli {
 namespace {
@@ -28,6 +32,8 @@ struct RenderOptions {
   std::string clip;
   std::string clip_file;
   std::vector<std::string> layers;
+  std::string script;
+  bool fps_given = false;  // on the command line (a script brings its own)
   std::string out;
   std::string size = "400x400";
   double fps = 25;
@@ -83,34 +89,159 @@ Result<RenderPlan> check_options(const RenderOptions& o) {
     return Error{"--seconds: expected a duration above 0"};
   }
   if (!std::isfinite(o.time)) return Error{"--time: expected a time in seconds"};
+  if (!o.script.empty()) {
+    if (!o.clip.empty() || !o.layers.empty()) {
+      return Error{"--script: the script says what plays; drop --clip and --layer"};
+    }
+    if (o.fps_given || o.seconds) {
+      return Error{
+          "--script: the script sets the frame rate and length (its \"fps\" and "
+          "\"duration\"); drop --fps and --seconds"};
+    }
+    if (plan.format != render::OutputFormat::kPng && o.time != 0) {
+      return Error{
+          "--time: an animation of a script starts at the script's start; --time picks "
+          "the frame of a PNG"};
+    }
+  }
   return plan;
 }
 
-// Step 2: the file, with --clip-file's clips bound in, and what --clip / --layer select.
-Status load(const RenderOptions& o, Asset& asset, std::optional<PoseSource>& source) {
+// The frame times: a single PNG at --time; an animation from --time over --seconds (default:
+// the clip's duration), each clip looping. A script's frames are its own: frame k at k / fps.
+struct Timeline {
+  long frames = 1;
+  double start = 0, fps = 25;
+  long first_frame = 0;  // of a script: the frame a PNG shows
+  float time_of(long frame) const { return static_cast<float>(start + frame / fps); }
+};
+
+// Where the frames' poses come from: --clip / --layer sampled at the frames' times, or a script
+// stepped frame by frame through an Animator. A script runner only steps forwards, so asking for
+// an earlier frame starts it again (the camera pass and the drawing pass each go through the
+// frames once). The script's root motion, composed frame by frame, moves the character.
+class FramePoses {
+ public:
+  static Result<FramePoses> clip(const Asset& asset, const RenderOptions& o) {
+    Result<PoseSource> made = PoseSource::create(asset, o.clip, o.layers);
+    if (!made) return made.error();
+    FramePoses p;
+    p.source_.emplace(std::move(made).value());
+    return p;
+  }
+  static Result<FramePoses> script(const Asset& asset, const std::string& path) {
+    Result<AnimationScript> script = read_animation_script(path);
+    if (!script) return script.error();
+    FramePoses p;
+    p.asset_ = &asset;
+    p.script_ = std::move(script).value();
+    if (Status s = p.restart(); !s) return s.error();
+    return p;
+  }
+
+  bool is_script() const { return !source_.has_value(); }
+  int script_frames() const { return runner_->frame_count(); }
+  double script_fps() const { return runner_->fps(); }
+  // Seconds of the clips involved, or of the script.
+  float duration() const {
+    return source_ ? source_->duration()
+                   : static_cast<float>((runner_->frame_count() - 1) / runner_->fps());
+  }
+  std::string what(const Asset& asset, const RenderOptions& o) const {
+    if (is_script()) return "script '" + o.script + "'";
+    if (source_->clip_index() < 0) return "rest pose";
+    std::string what =
+        "clip '" + asset.clips[static_cast<std::size_t>(source_->clip_index())].name() + "'";
+    if (!o.layers.empty()) what += " + " + std::to_string(o.layers.size()) + " layer(s)";
+    return what;
+  }
+
+  // Frames first .. first + count - 1 of the timeline.
+  Result<PoseSamples> get(const Timeline& timeline, long first, long count) {
+    PoseSamples out;
+    if (source_) {
+      std::vector<float> times;
+      for (long f = first; f < first + count; ++f) times.push_back(timeline.time_of(f));
+      return source_->sample(times, WrapMode::kLoop);
+    }
+    for (long f = first + timeline.first_frame; f < first + timeline.first_frame + count; ++f) {
+      if (f < next_) {
+        if (Status s = restart(); !s) return s.error();
+      }
+      while (next_ <= f) {
+        if (Status s = runner_->next(frame_); !s) return s.error();
+        root_ = mul_affine(root_, to_matrix(frame_.update.root_motion));  // world * delta
+        ++next_;
+      }
+      std::vector<Mat4> world(frame_.model.size());
+      for (std::size_t j = 0; j < world.size(); ++j) world[j] = mul_affine(root_, frame_.model[j]);
+      out.times.push_back(frame_.time);
+      out.world.push_back(std::move(world));
+      out.weights.emplace_back();
+    }
+    return out;
+  }
+
+ private:
+  FramePoses() = default;
+  Status restart() {
+    Result<ScriptRunner> runner = ScriptRunner::create(*asset_, script_);
+    if (!runner) return runner.error();
+    runner_.emplace(std::move(runner).value());
+    next_ = 0;
+    root_ = to_matrix(Transform{});
+    return {};
+  }
+
+  std::optional<PoseSource> source_;
+  const Asset* asset_ = nullptr;
+  AnimationScript script_;
+  std::optional<ScriptRunner> runner_;
+  ScriptFrame frame_;
+  long next_ = 0;                       // the frame the runner gives next
+  Mat4 root_ = to_matrix(Transform{});  // the root motion so far
+};
+
+// Step 2: the file, with --clip-file's clips bound in, and what --clip / --layer / --script
+// select.
+Status load(const RenderOptions& o, Asset& asset, std::optional<FramePoses>& poses) {
   Result<Asset> loaded = load_asset(o.file, o.load);
   if (!loaded) return loaded.error();
   asset = std::move(loaded).value();
   if (!o.clip_file.empty()) {
     if (Status s = use_clips_of(asset, o.clip_file, o.load); !s) return s;
   }
-  Result<PoseSource> made = PoseSource::create(asset, o.clip, o.layers);
+  Result<FramePoses> made =
+      o.script.empty() ? FramePoses::clip(asset, o) : FramePoses::script(asset, o.script);
   if (!made) return made.error();
-  source.emplace(std::move(made).value());
+  poses.emplace(std::move(made).value());
   return {};
 }
 
-// The frame times: a single PNG at --time; an animation from --time over --seconds (default:
-// the clip's duration), each clip looping.
-struct Timeline {
-  long frames = 1;
-  double start = 0, fps = 25;
-  float time_of(long frame) const { return static_cast<float>(start + frame / fps); }
-};
-
 Result<Timeline> make_timeline(const RenderOptions& o, const RenderPlan& plan,
-                               const PoseSource& source) {
+                               const FramePoses& source) {
   Timeline timeline{1, o.time, o.fps};
+  if (source.is_script()) {
+    timeline.start = 0;
+    timeline.fps = source.script_fps();
+    if (plan.format == render::OutputFormat::kGif && timeline.fps > 50) {
+      return Error{o.script + ": fps: a GIF takes at most 50 fps (write an .mp4, or lower it)"};
+    }
+    if (source.script_frames() > kMaxFrames) {
+      return Error{o.script + ": duration x fps asks for more than " + std::to_string(kMaxFrames) +
+                   " frames, the most one render makes"};
+    }
+    if (plan.format != render::OutputFormat::kPng) {
+      timeline.frames = source.script_frames();
+      return timeline;
+    }
+    timeline.first_frame = std::lround(o.time * timeline.fps);
+    if (o.time < 0 || timeline.first_frame >= source.script_frames()) {
+      return Error{"--time: the script's frames run from 0 to " +
+                   std::to_string(source.duration()) + " s"};
+    }
+    return timeline;
+  }
   if (plan.format != render::OutputFormat::kPng) {
     const double seconds = o.seconds ? *o.seconds : source.duration();
     const double wanted = seconds * o.fps;
@@ -125,13 +256,6 @@ Result<Timeline> make_timeline(const RenderOptions& o, const RenderPlan& plan,
   return timeline;
 }
 
-PoseSamples pose_frames(const PoseSource& source, const Timeline& timeline, long first,
-                        long count) {
-  std::vector<float> times;
-  for (long f = first; f < first + count; ++f) times.push_back(timeline.time_of(f));
-  return source.sample(times, WrapMode::kLoop);
-}
-
 // Step 3: the scene (meshes, textures, overlay) and a camera framed on the character over the
 // whole range (sampled), from the chosen side.
 struct Scene {
@@ -140,7 +264,7 @@ struct Scene {
 };
 
 Result<Scene> make_scene(const RenderOptions& o, const RenderPlan& plan, const Asset& asset,
-                         const PoseSource& source, const Timeline& timeline) {
+                         FramePoses& source, const Timeline& timeline) {
   render::SceneStyle style;
   style.skeleton = o.skeleton;
   style.weights_joint = o.weights;
@@ -155,11 +279,13 @@ Result<Scene> make_scene(const RenderOptions& o, const RenderPlan& plan, const A
   render::Orientation orientation;
   const long stride = std::max(1L, (timeline.frames + kMaxBoundsSamples - 1) / kMaxBoundsSamples);
   for (long f = 0; f < timeline.frames; f += stride) {
-    const PoseSamples one = pose_frames(source, timeline, f, 1);
-    renderer->set_pose(one.world[0], one.weights.empty() ? std::span<const float>()
-                                                         : std::span<const float>(one.weights[0]));
+    Result<PoseSamples> one = source.get(timeline, f, 1);
+    if (!one) return one.error();
+    renderer->set_pose(one->world[0], one->weights.empty()
+                                          ? std::span<const float>()
+                                          : std::span<const float>(one->weights[0]));
     renderer->extreme_points(extremes);
-    if (f == 0) orientation = render::guess_orientation(asset.skeleton, one.world[0]);
+    if (f == 0) orientation = render::guess_orientation(asset.skeleton, one->world[0]);
   }
   if (extremes.empty()) return Error{o.file + ": nothing to draw (no mesh and no joint)"};
   renderer->place_ground(extremes, orientation);
@@ -171,14 +297,16 @@ Result<Scene> make_scene(const RenderOptions& o, const RenderPlan& plan, const A
 }
 
 // Step 4: every frame posed, drawn and handed to the writer, with a progress bar on a terminal.
-Status draw_frames(const PoseSource& source, const Timeline& timeline, const RenderPlan& plan,
+Status draw_frames(FramePoses& source, const Timeline& timeline, const RenderPlan& plan,
                    Scene& scene, render::FrameWriter& writer) {
   render::Rasterizer rasterizer(plan.size.width, plan.size.height);
   ProgressBar progress("rendering", static_cast<std::uint64_t>(timeline.frames), "frames",
                        timeline.frames > 1);
   for (long first = 0; first < timeline.frames; first += kChunk) {
     const long count = std::min(kChunk, timeline.frames - first);
-    const PoseSamples chunk = pose_frames(source, timeline, first, count);
+    Result<PoseSamples> made = source.get(timeline, first, count);
+    if (!made) return made.error();
+    const PoseSamples& chunk = *made;
     for (long k = 0; k < count; ++k) {
       scene.renderer->set_pose(
           chunk.world[static_cast<std::size_t>(k)],
@@ -195,24 +323,17 @@ Status draw_frames(const PoseSource& source, const Timeline& timeline, const Ren
 
 // Step 5: the file completed (encoded, renamed into place) and a line saying what it holds.
 Status finish_and_report(const RenderOptions& o, const RenderPlan& plan, const Asset& asset,
-                         const PoseSource& source, const Timeline& timeline,
+                         const FramePoses& source, const Timeline& timeline,
                          render::FrameWriter& writer, double seconds_taken) {
   if (Status s = writer.finish(); !s) return s;
-  std::ostringstream what;
-  what << std::fixed << std::setprecision(2);
-  if (source.clip_index() >= 0) {
-    what << "clip '" << asset.clips[static_cast<std::size_t>(source.clip_index())].name() << "'";
-  } else {
-    what << "rest pose";
-  }
-  if (!o.layers.empty()) what << " + " << o.layers.size() << " layer(s)";
   const long frames = timeline.frames;
-  std::cout << "wrote " << o.out << ": " << frames << (frames == 1 ? " frame" : " frames") << ", "
-            << plan.size.width << "x" << plan.size.height << ", " << what.str();
+  std::cout << std::fixed << std::setprecision(2) << "wrote " << o.out << ": " << frames
+            << (frames == 1 ? " frame" : " frames") << ", " << plan.size.width << "x"
+            << plan.size.height << ", " << source.what(asset, o);
   if (frames > 1)
-    std::cout << ", " << frames / o.fps << " s at " << o.fps << " fps";
+    std::cout << ", " << frames / timeline.fps << " s at " << timeline.fps << " fps";
   else
-    std::cout << " at t = " << o.time << " s";
+    std::cout << " at t = " << timeline.time_of(timeline.first_frame) << " s";
   std::cout << ", " << (writer.size() + 512) / 1024 << " KiB, in " << std::fixed
             << std::setprecision(2) << seconds_taken << " s\n";
   return {};
@@ -222,7 +343,7 @@ int run_render(const RenderOptions& o) {
   Result<RenderPlan> plan = check_options(o);
   if (!plan) return report_error(plan.error().message);
   Asset asset;  // outlives the pose source and the scene, which point into it
-  std::optional<PoseSource> source;
+  std::optional<FramePoses> source;
   if (Status s = load(o, asset, source); !s) return report_error(s.error().message);
   Result<Timeline> timeline = make_timeline(o, *plan, *source);
   if (!timeline) return report_error(timeline.error().message);
@@ -230,7 +351,8 @@ int run_render(const RenderOptions& o) {
   if (!scene) return report_error(scene.error().message);
 
   render::remove_temporaries_on_signal();  // Ctrl-C leaves no temporary behind
-  auto writer = render::FrameWriter::open(o.out, plan->size.width, plan->size.height, o.fps);
+  auto writer =
+      render::FrameWriter::open(o.out, plan->size.width, plan->size.height, timeline->fps);
   if (!writer) return report_error(writer.error().message);
   const auto start = std::chrono::steady_clock::now();
   if (Status s = draw_frames(*source, *timeline, *plan, *scene, **writer); !s)
@@ -257,6 +379,9 @@ void add_render_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--layer", options->layers,
                   "Blend layer CLIP[:weight=W][:mode=normal|override|additive]"
                   "[:mask=ROOT|!ROOT|auto][:time=T][:ref=rest|T] (repeatable; as in marrow pose)");
+  cmd->add_option("--script", options->script,
+                  "Play an animation script (players, fades, blend spaces, state machine; the "
+                  "format of marrow play, docs/control.md) instead of --clip");
   cmd->add_option("--out", options->out, "Output file: .png (one frame), .gif or .mp4 (ffmpeg)")
       ->required();
   cmd->add_option("--size", options->size, "Image size WIDTHxHEIGHT (default 400x400)");
@@ -277,7 +402,10 @@ void add_render_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_flag("--no-textures", options->no_textures,
                 "Draw materials in their flat base colour, without textures");
   set_example(*cmd, "marrow render Soldier.glb --clip Walk --size 480x360 --out walk.gif");
-  cmd->callback([options, &run] { run = [options] { return run_render(*options); }; });
+  cmd->callback([options, cmd, &run] {
+    options->fps_given = cmd->count("--fps") > 0;
+    run = [options] { return run_render(*options); };
+  });
 }
 
 }  // namespace marrow::cli

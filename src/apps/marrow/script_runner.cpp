@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "marrow/pose/local_to_model.h"
 #include "marrow/pose/mask.h"
@@ -55,9 +56,28 @@ Result<ScriptRunner> ScriptRunner::create(const Asset& asset, const AnimationScr
     }
   }
   if (script.foot_markers) {
-    return make_error(where,
-                      "foot_markers: detecting markers from foot contacts needs the ik "
-                      "module's foot contacts, which this build lacks");
+    const ScriptFootMarkers& f = *script.foot_markers;
+    const FootMarkerOptions feet{.left_toe = f.left_toe, .right_toe = f.right_toe};
+    const auto mark = [&](const std::string& clip) {
+      return builder.add_detected_foot_markers(clip, f.left_foot, f.right_foot, feet);
+    };
+    // Named clips must all be marked. Without names every clip is tried and those where a foot
+    // never comes down (an idle, a T-pose) stay unmarked; when none is marked, the first clip's
+    // error says why.
+    std::optional<Error> first_error;
+    bool any = false;
+    for (const std::string& clip : f.clips) {
+      if (Status s = mark(clip); !s) return make_error(where, "foot_markers: " + s.error().message);
+    }
+    for (std::size_t c = 0; f.clips.empty() && c < asset.clips.size(); ++c) {
+      Status s = mark(asset.clips[c].name());
+      any = any || s.ok();
+      if (!s && !first_error) first_error = s.error();
+    }
+    if (f.clips.empty() && !any) {
+      return make_error(where, "foot_markers: no clip was marked; " +
+                                   (first_error ? first_error->message : "the file has no clips"));
+    }
   }
   for (std::size_t i = 0; i < script.blend_spaces.size(); ++i) {
     const ScriptBlendSpace& b = script.blend_spaces[i];
@@ -289,21 +309,48 @@ std::string ScriptRunner::name_of(PlayerId player) const {
   return "?";
 }
 
+void ScriptRunner::advance(float dt, float offset, ScriptFrame& frame) {
+  scratch_.resize(256);
+  const UpdateResult r =
+      machine_ ? machine_->update(*animator_, dt, scratch_) : animator_->update(dt, scratch_);
+  for (std::size_t i = 0; i < r.events_written; ++i) {
+    AnimationEvent e = scratch_[i];
+    e.time += offset;  // from the start of the frame's update
+    frame.events.push_back(e);
+  }
+  UpdateResult& u = frame.update;
+  u.events += r.events;
+  u.events_written += r.events_written;
+  u.skipped_crossings += r.skipped_crossings;
+  u.dt_clamped = u.dt_clamped || r.dt_clamped;
+  u.refused = u.refused || r.refused;
+  // world * a * b: b's translation turns with a's rotation (root-motion deltas are unscaled).
+  const Transform a = u.root_motion, b = r.root_motion;
+  u.root_motion = {a.translation + rotate(a.rotation, b.translation),
+                   normalize(a.rotation * b.rotation),
+                   {1, 1, 1}};
+}
+
 Status ScriptRunner::next(ScriptFrame& frame) {
   const int k = next_frame_++;
   const float t = static_cast<float>(k / script_.fps);
-  const float dt = k == 0 ? 0.0f : static_cast<float>(t - (k - 1) / script_.fps);
+  const float start = k == 0 ? 0.0f : static_cast<float>((k - 1) / script_.fps);
+  frame.index = k;
+  frame.time = t;
+  frame.events.clear();
+  frame.update = UpdateResult{};
+  // Commands act at their own time: the update is cut there, so what plays does not depend on
+  // the frame rate.
+  float now = start;
   while (next_command_ < script_.timeline.size() &&
          script_.timeline[next_command_].time <= t + 1e-6f) {
+    const float at = std::clamp(script_.timeline[next_command_].time, now, t);
+    if (at > now) advance(at - now, now - start, frame);
+    now = at;
     if (Status s = apply(script_.timeline[next_command_]); !s) return s;
     ++next_command_;
   }
-  frame.index = k;
-  frame.time = t;
-  frame.events.resize(256);
-  frame.update = machine_ ? machine_->update(*animator_, dt, frame.events)
-                          : animator_->update(dt, frame.events);
-  frame.events.resize(frame.update.events_written);
+  advance(t - now, now - start, frame);
   if (machine_ && !find(machine_->current_state_name()).valid()) {
     ids_.emplace_back(machine_->current_state_name(), machine_->current_player());
   }

@@ -1,7 +1,9 @@
 // Runs an animation script (io/animation_script.h) against a file's clips: builds the clip set
 // and the Animator (and state machine) the script describes, then steps it frame by frame at the
-// script's rate, applying each timeline command at the first frame at or after its time, before
-// that frame's update. `marrow play` prints the frames, `marrow render --script` draws them.
+// script's rate. Each timeline command acts at its own time: the update of the frame that reaches
+// it is cut there (the events of both parts are the frame's, their times counted from the
+// frame's start), so what plays does not depend on the frame rate. `marrow play` prints the
+// frames, `marrow render --script` draws them.
 #pragma once
 
 #include <memory>
@@ -51,6 +53,9 @@ class ScriptRunner {
  private:
   ScriptRunner() = default;
   Status apply(const ScriptCommand& command);
+  // One update of dt seconds, `offset` seconds into the frame's: its events and root motion are
+  // added to the frame's.
+  void advance(float dt, float offset, ScriptFrame& frame);
   Result<std::uint32_t> layer(const std::string& name, const std::string& where) const;
   PlayerId find(const std::string& id) const;
   Result<PlayerId> start(const ScriptCommand& c, const std::string& motion, const std::string& id,
@@ -65,6 +70,7 @@ class ScriptRunner {
   std::vector<SoaTransform> local_;
   std::vector<std::pair<std::string, PlayerId>> ids_;  // the script's ids and the states' names
   int frames_ = 0;
+  std::vector<AnimationEvent> scratch_;
   int next_frame_ = 0;
   std::size_t next_command_ = 0;
 };

@@ -509,12 +509,19 @@ AnimationScript read_script(const Json& doc, const std::string& where, const std
   if (top.has("markers")) s.markers = read_cue_lists(top.at("markers"));
   if (top.has("foot_markers")) {
     const In f = top.at("foot_markers");
-    f.object({"left_foot", "left_toe", "right_foot", "right_toe"});
+    f.object({"left_foot", "left_toe", "right_foot", "right_toe", "clips"});
     ScriptFootMarkers feet;
     feet.left_foot = f.at("left_foot").string();
     feet.right_foot = f.at("right_foot").string();
     feet.left_toe = f.string("left_toe", "");
     feet.right_toe = f.string("right_toe", "");
+    if (f.has("clips")) {
+      const In clips = f.at("clips");
+      for (std::size_t i = 0, n = clips.array(); i < n; ++i) {
+        feet.clips.push_back(clips.at(i).string());
+      }
+      if (feet.clips.empty()) clips.fail("must name at least one clip (leave it out for all)");
+    }
     s.foot_markers = std::move(feet);
   }
   if (top.has("blend_spaces")) {
