@@ -183,8 +183,8 @@ void add_convert_command(CLI::App& app, std::function<int()>& run) {
       "Convert a file to .glb, .gltf (+ .bin) or .marrow, chosen by OUT's extension; or every "
       "file of a folder, in parallel, with --to");
   cmd->add_option("input", options->input, "Any file marrow reads, or a folder of them")
-  add_load_options(cmd, options->load);
       ->required();
+  add_load_options(cmd, options->load);
   cmd->add_option("output", options->output,
                   "The file to write (.glb, .gltf or .marrow), or the folder for a folder")
       ->required();
