@@ -81,29 +81,28 @@ void read_array(In& in, std::vector<T>& v, const char* what) {
 }
 
 // One enum byte, refused past its last value.
-std::uint8_t enum_byte(In& in, const char* what, std::uint8_t last, const std::string& where) {
+std::uint8_t enum_byte(In& in, const char* what, std::uint8_t last) {
   const std::size_t at = in.pos();
   const std::uint8_t v = in.u8(what);
-  if (v > last) in.fail(at, where + ": " + what + " " + std::to_string(v) + " is unknown");
+  if (v > last) in.fail(at, std::string(what) + " " + std::to_string(v) + " is unknown");
   return v;
 }
 
 void check_report(const In& in, std::size_t at, const CompiledClipReport& r, const Clip& clip,
-                  std::size_t joint_count, const std::string& where) {
+                  std::size_t joint_count) {
   const float fields[] = {r.bound,     r.distance,  r.extent,
                           r.max_error, r.p99_error, r.max_error_time};
   for (float f : fields) {
-    if (!std::isfinite(f) || f < 0)
-      in.fail(at, where + ": report: a value is negative or not finite");
+    if (!std::isfinite(f) || f < 0) in.fail(at, "report: a value is negative or not finite");
   }
   if (!(r.bound > 0) || !(r.extent > 0))
-    in.fail(at, where + ": report: the bound and the extent must be above 0");
+    in.fail(at, "report: the bound and the extent must be above 0");
   if (r.max_error > r.bound || r.p99_error > r.max_error)
-    in.fail(at, where + ": report: the measured error " + std::to_string(r.max_error) +
+    in.fail(at, "report: the measured error " + std::to_string(r.max_error) +
                     " is over the bound " + std::to_string(r.bound) +
                     " (or its 99th percentile over the maximum)");
   if (r.max_error_time > clip.duration() || r.max_error_joint >= joint_count)
-    in.fail(at, where + ": report: the worst time or joint lies outside the clip");
+    in.fail(at, "report: the worst time or joint lies outside the clip");
 }
 
 }  // namespace
@@ -142,9 +141,9 @@ std::optional<CompiledClip> read_compiled_clip(In& in, std::size_t section_end,
     in.fail(length_at, what + ": compiled clip record claims " + std::to_string(length) +
                            " bytes, " + std::to_string(in.left()) + " remain in the section");
   const std::size_t begin = in.pos(), end = begin + length;
-  // Counts inside are bounded by the record, not the section.
+  // Counts inside are bounded by the record, not the section; failures name the clip.
   in.set_window(begin, end);
-  const std::string where = what + ": compiled clip";
+  in.enter(what + ": compiled clip", "record");
 
   Data d;
   d.name = clip.name();
@@ -164,17 +163,17 @@ std::optional<CompiledClip> read_compiled_clip(In& in, std::size_t section_end,
   r.max_error_joint = in.u32("report max error joint");
   r.measured_times = in.u64("report measured times");
   r.exact_bytes = in.u64("report exact bytes");
-  check_report(in, begin, r, clip, joint_count, where);
+  check_report(in, begin, r, clip, joint_count);
 
   const std::size_t sources_at = in.pos();
   const std::uint32_t source_count = in.count("channel source count", 1);
   if (source_count != 3 * soa_group_count(joint_count))
-    in.fail(sources_at, where + ": " + std::to_string(source_count) + " channel sources for " +
+    in.fail(sources_at, std::to_string(source_count) + " channel sources for " +
                             std::to_string(joint_count) + " joints (3 per group of " +
                             std::to_string(kSoaWidth) + " expected)");
   d.sources.resize(source_count);
   for (Data::Source& s : d.sources)
-    s = static_cast<Data::Source>(enum_byte(in, "channel source", 2, where));
+    s = static_cast<Data::Source>(enum_byte(in, "channel source", 2));
   read_array(in, d.constants, "constant count");
   d.segment_rate = in.f32("segment rate");
   // start 4 + first stream 4 + stream count 4 + first track group 4
@@ -199,10 +198,10 @@ std::optional<CompiledClip> read_compiled_clip(In& in, std::size_t section_end,
   d.track_groups.resize(in.count("track group count", 12));
   for (Data::TrackGroup& g : d.track_groups) {
     g.stream = in.u8("track group stream");
-    g.format = static_cast<Data::Format>(enum_byte(in, "track group format", 2, where));
+    g.format = static_cast<Data::Format>(enum_byte(in, "track group format", 2));
     const std::size_t reserved_at = in.pos();
     if (in.u16("track group reserved bytes") != 0)
-      in.fail(reserved_at, where + ": track group reserved bytes not 0");
+      in.fail(reserved_at, "track group reserved bytes not 0");
     g.frame_offset = in.u32("track group frame offset");
     g.range_offset = in.u32("track group range offset");
   }
@@ -212,16 +211,16 @@ std::optional<CompiledClip> read_compiled_clip(In& in, std::size_t section_end,
   d.keyed.resize(in.count("exact track count", 8));
   for (Data::KeyedTrack& k : d.keyed) {
     k.joint = in.u16("exact track joint");
-    k.channel = static_cast<Data::Channel>(enum_byte(in, "exact track channel", 2, where));
-    k.interpolation =
-        static_cast<Interpolation>(enum_byte(in, "exact track interpolation", 2, where));
+    k.channel = static_cast<Data::Channel>(enum_byte(in, "exact track channel", 2));
+    k.interpolation = static_cast<Interpolation>(enum_byte(in, "exact track interpolation", 2));
     k.key_count = in.u32("exact track key count");
   }
   read_array(in, d.keyed_times, "exact key time count");
   read_array(in, d.keyed_values, "exact key value count");
   if (in.pos() != end)
-    in.fail(where + ": the record has " + std::to_string(end - in.pos()) +
+    in.fail("the record has " + std::to_string(end - in.pos()) +
             " bytes its fields do not account for");
+  in.leave();
   in.set_window(end, section_end);
 
   // The layout as a whole: the offsets, the frame times, the formats, what the quantized values
