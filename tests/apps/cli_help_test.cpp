@@ -10,8 +10,8 @@ using namespace marrow_test;
 
 namespace {
 
-const std::vector<std::string> kCommands = {"info",    "pose",   "demo",    "check",
-                                            "convert", "render", "autoskin"};
+const std::vector<std::string> kCommands = {"info",    "pose",   "demo",     "check",
+                                            "convert", "render", "autoskin", "compile"};
 
 }  // namespace
 
