@@ -1,6 +1,9 @@
 // `marrow pose --compiled` run as a process: its poses stay within the bound of the exact ones
 // (`marrow pose` without the flag, which stays the default), measured here from the printed
 // matrices; it says the bound and where the compiled clip came from; misuse is a clear error.
+// `marrow play` plays an archive's compiled clips.
+#include <fstream>
+
 #include "compile_test_util.h"
 #include "marrow/io/pose_dump.h"
 
@@ -139,3 +142,39 @@ TEST(PoseCompiled, MisuseIsAClearError) {
 
 }  // namespace
 }  // namespace compile_test
+
+// `marrow play` plays the compiled clips an archive holds instead of compiling its own: with
+// clips compiled under 3 mm, its poses leave the 0.1 mm it would compile under by itself, and
+// stay within the 3 mm (against the same script with "compile": false, the exact clips).
+TEST(PlayCompiled, PlaysTheCompiledClipsAnArchiveHolds) {
+  const std::string soldier = shared_asset("gltf/Soldier.glb");
+  COMPILE_REQUIRE_FILE(soldier);
+  Scratch s("play_compiled");
+  const std::string archive = (s.dir / "soldier.marrow").string();
+  ASSERT_EQ(
+      run(s, {"compile", soldier, "--clip", "Walk", "--error", "3", "--out", archive}).exit_code,
+      0);
+  const Asset a = load(soldier);
+  const auto play = [&](bool compile) {
+    const std::string script = (s.dir / (compile ? "compiled.json" : "exact.json")).string();
+    std::ofstream(script) << R"({"fps": 30, "duration": 1, "compile": )"
+                          << (compile ? "true" : "false")
+                          << R"(, "timeline": [{"t": 0, "play": "Walk"}]})";
+    return parse(run(s, {"play", archive, "--script", script, "--format", "json", "--pose"}));
+  };
+  const nlohmann::json compiled = play(true), exact = play(false);
+  const std::vector<float> local = local_distances(a.skeleton, relative_bound(a.skeleton, 100));
+  const std::vector<JointIndex> order = joints_in_source_order(a);
+  ASSERT_EQ(compiled["frames"].size(), exact["frames"].size());
+  float worst = 0;
+  for (std::size_t f = 0; f < exact["frames"].size(); ++f) {
+    const nlohmann::json &e = exact["frames"][f]["world"], &c = compiled["frames"][f]["world"];
+    ASSERT_EQ(e.size(), order.size());
+    for (std::size_t n = 0; n < order.size(); ++n) {
+      worst =
+          std::max(worst, virtual_vertex_error(matrix_of(e[n]), matrix_of(c[n]), local[order[n]]));
+    }
+  }
+  EXPECT_GT(worst, relative_bound(a.skeleton, 0.1f));
+  EXPECT_LE(worst, relative_bound(a.skeleton, 3.0f));
+}
