@@ -99,8 +99,8 @@ std::vector<Job> plan_jobs(const fs::path& root, const fs::path& out_root, const
   return jobs;
 }
 
-void convert_one(Job& job) {
-  Result<Asset> asset = load_asset(job.input.string());
+void convert_one(Job& job, const LoadOptions& load) {
+  Result<Asset> asset = load_asset(job.input.string(), load);
   if (!asset) {
     job.error = asset.error().message;
     return;
@@ -135,7 +135,7 @@ int run_convert_folder(const ConvertOptions& o) {
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t i = next++; i < jobs.size(); i = next++) {
-      convert_one(jobs[i]);
+      convert_one(jobs[i], o.load);
       progress.advance();
     }
   };
