@@ -140,9 +140,6 @@ TEST(PoseCompiled, MisuseIsAClearError) {
   EXPECT_EQ(o.out, "");
 }
 
-}  // namespace
-}  // namespace compile_test
-
 // `marrow play` plays the compiled clips an archive holds instead of compiling its own: with
 // clips compiled under 3 mm, its poses leave the 0.1 mm it would compile under by itself, and
 // stay within the 3 mm (against the same script with "compile": false, the exact clips).
@@ -178,3 +175,6 @@ TEST(PlayCompiled, PlaysTheCompiledClipsAnArchiveHolds) {
   EXPECT_GT(worst, relative_bound(a.skeleton, 0.1f));
   EXPECT_LE(worst, relative_bound(a.skeleton, 3.0f));
 }
+
+}  // namespace
+}  // namespace compile_test
