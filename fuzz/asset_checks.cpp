@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "fuzz_target.h"
+#include "marrow/clip/compiled_sampling.h"
 #include "marrow/clip/sampling.h"
 #include "marrow/io/archive.h"
 #include "marrow/pose/blend.h"
@@ -84,6 +85,45 @@ void check_clip(const Clip& clip, std::size_t joints, const std::string& where) 
   }
   for (const ClipEvent& e : clip.events()) {
     ASSET_CHECK(std::isfinite(e.time) && e.time >= 0, "clip '" + clip.name() + "' event time");
+  }
+}
+
+// A compiled clip the archive gave back belongs to its clip and skeleton.
+void check_compiled_clips(const Asset& asset, const std::string& where) {
+  ASSET_CHECK(asset.compiled_clips.size() <= asset.clips.size(), "more compiled clips than clips");
+  for (std::size_t c = 0; c < asset.compiled_clips.size(); ++c) {
+    if (!asset.compiled_clips[c]) continue;
+    ASSET_CHECK(asset.compiled_clip(c) != nullptr,
+                "compiled clip " + std::to_string(c) + " does not fit its clip or skeleton");
+    const CompiledClipReport& r = asset.compiled_clips[c]->report();
+    ASSET_CHECK(std::isfinite(r.bound) && r.bound > 0 && r.max_error <= r.bound,
+                "compiled clip " + std::to_string(c) + ": report out of range");
+  }
+}
+
+// Samples a compiled clip at a few times, forward, backward and past both ends: every value
+// comes out finite (from_data checked what the frames decode to) and rotations unit.
+void play_compiled_clip(const Asset& asset, const CompiledClip& compiled,
+                        const std::string& where) {
+  const std::size_t groups = soa_group_count(asset.skeleton.size());
+  std::vector<SoaTransform> soa(groups);
+  std::vector<Transform> pose(asset.skeleton.size());
+  CompiledSamplingContext context(compiled);
+  const float d = compiled.duration();
+  for (float t : {0.0f, d * 0.37f, d * 0.5f, d, d * 0.25f, -1.0f, d + 1.0f}) {
+    CompiledSamplingJob job;
+    job.clip = &compiled;
+    job.time = t;
+    job.rest_pose = asset.skeleton.soa_rest_pose();
+    job.context = &context;
+    job.output = soa;
+    ASSET_CHECK(job.run(), "CompiledSamplingJob refused the asset's own compiled clip");
+    ASSET_CHECK(from_soa(soa, pose), "from_soa refused the skeleton's size");
+    for (const Transform& x : pose) {
+      if (!bounded(x)) continue;  // exact-key cubic tracks may overflow like any clip's
+      ASSET_CHECK(is_finite(x),
+                  "compiled clip '" + compiled.name() + "' sampled a non-finite pose");
+    }
   }
 }
 
@@ -242,6 +282,20 @@ void expect_same_asset(const Asset& a, const Asset& b, const std::string& where)
   ASSET_CHECK(a.source_index == b.source_index, "source indices changed");
   ASSET_CHECK(a.clips.size() == b.clips.size(), "clip count changed");
   for (std::size_t c = 0; c < a.clips.size(); ++c) expect_same_clip(a.clips[c], b.clips[c], where);
+  for (std::size_t c = 0; c < a.clips.size(); ++c) {
+    const CompiledClip *x = a.compiled_clip(c), *y = b.compiled_clip(c);
+    ASSET_CHECK((x == nullptr) == (y == nullptr),
+                "clip " + std::to_string(c) + ": compiled form lost or gained");
+    if (x == nullptr) continue;
+    const CompiledClipData dx = x->to_data(), dy = y->to_data();
+    ASSET_CHECK(
+        dx.sources == dy.sources && dx.constants == dy.constants && dx.frames == dy.frames &&
+            dx.frame_times == dy.frame_times && dx.ranges == dy.ranges &&
+            dx.keyed_times == dy.keyed_times && dx.keyed_values == dy.keyed_values &&
+            dx.segments.size() == dy.segments.size() && dx.streams.size() == dy.streams.size() &&
+            dx.track_groups.size() == dy.track_groups.size() && dx.keyed.size() == dy.keyed.size(),
+        "clip " + std::to_string(c) + ": compiled form changed");
+  }
   ASSET_CHECK(a.skins.size() == b.skins.size(), "skin count changed");
   for (std::size_t s = 0; s < a.skins.size(); ++s) {
     ASSET_CHECK(a.skins[s].name == b.skins[s].name && a.skins[s].joints == b.skins[s].joints &&
@@ -267,6 +321,7 @@ void expect_same_asset(const Asset& a, const Asset& b, const std::string& where)
 void check_asset(const Asset& asset, const std::string& where) {
   check_skeleton(asset, where);
   for (const Clip& clip : asset.clips) check_clip(clip, asset.skeleton.size(), where);
+  check_compiled_clips(asset, where);
   for (const Skin& skin : asset.skins) {
     ASSET_CHECK(skin.joints.size() == skin.inverse_bind_matrices.size(),
                 "skin '" + skin.name + "': joints and inverse bind matrices differ in count");
@@ -288,6 +343,8 @@ void exercise_asset(const Asset& asset, const std::string& where) {
   const std::size_t clips = std::min(asset.clips.size(), kMaxClipsPlayed);
   for (std::size_t c = 0; c < clips; ++c) {
     play_clip(asset, asset.clips[c], c % 2 ? b : a, where);
+    if (const CompiledClip* compiled = asset.compiled_clip(c))
+      play_compiled_clip(asset, *compiled, where);
   }
   // Blend the last poses of two clips (or a clip and the rest pose) and pose the hierarchy.
   const std::vector<float> half_mask(joints, 0.5f);

@@ -3,9 +3,9 @@
 // in ../shared), and from the committed text seeds in SEEDS_DIR (fuzz/seeds).
 // Every file marrow can load is trimmed (a few keys per track, a few clips, the first triangles
 // of each mesh) and re-encoded in every format a target reads: embedded .gltf, .glb, archive,
-// OBJ with a .mtl; .X text files become binary and MSZIP seeds; BVH files keep their hierarchy
-// and first frames; .gltf files travel with their .bin files as file sets (file_set.h). Writes
-// OUT_DIR/<target>/<seed> and prints how many seeds each target got.
+// OBJ with a .mtl (archives also with compiled clips); .X text files become binary and MSZIP seeds;
+// BVH files keep their hierarchy and first frames; .gltf files travel with their .bin files as file
+// sets (file_set.h). Writes OUT_DIR/<target>/<seed> and prints how many seeds each target got.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -130,6 +130,16 @@ void emit_asset_seeds(const fs::path& out, const std::string& stem, const Asset&
   if (auto archive = marrow::archive_bytes(a)) {
     emit(out, "archive_raw", stem + ".marrow", *archive);
     emit(out, "archive_crc", stem + ".marrow", *archive);
+  }
+  // The same with each clip's compiled form (archive version 3), so the fuzzer reaches it.
+  Asset compiled = a;
+  for (const marrow::Clip& clip : a.clips) {
+    auto c = marrow::CompiledClip::compile(clip, a.skeleton);
+    compiled.compiled_clips.push_back(c ? std::optional(std::move(c).value()) : std::nullopt);
+  }
+  if (auto archive = marrow::archive_bytes(compiled); archive && !a.clips.empty()) {
+    emit(out, "archive_raw", stem + "_compiled.marrow", *archive);
+    emit(out, "archive_crc", stem + "_compiled.marrow", *archive);
   }
   if (!a.meshes.empty()) {
     const auto [obj, mtl] = marrow::fuzz::obj_and_mtl(a, stem + ".mtl");

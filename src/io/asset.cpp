@@ -35,6 +35,18 @@ RateSource Asset::rate_source(std::size_t clip) const {
   return clip < rate_sources.size() ? rate_sources[clip] : RateSource::kFile;
 }
 
+const CompiledClip* Asset::compiled_clip(std::size_t clip) const {
+  if (clip >= clips.size() || clip >= compiled_clips.size() || !compiled_clips[clip]) {
+    return nullptr;
+  }
+  const CompiledClip& compiled = *compiled_clips[clip];
+  const Clip& exact = clips[clip];
+  const bool fits = compiled.name() == exact.name() && compiled.duration() == exact.duration() &&
+                    compiled.joint_count() == skeleton.size() &&
+                    exact.joint_count() == skeleton.size();
+  return fits ? &compiled : nullptr;
+}
+
 std::string_view rate_source_name(RateSource source) {
   switch (source) {
     case RateSource::kDefault:

@@ -111,6 +111,13 @@ void write_pose_json(std::ostream& out, const Asset& asset, int clip_index,
     out << "null";
   out << ", \"clip_index\": " << clip_index
       << ", \"duration\": " << number(clip ? clip->duration() : 0.0f);
+  if (samples.compiled) {
+    out << ", \"compiled\": {\"error_bound\": " << number(samples.compiled->bound)
+        << ", \"distance\": " << number(samples.compiled->distance)
+        << ", \"max_error\": " << number(samples.compiled->max_error) << ", \"origin\": ";
+    write_json_string(out, samples.compiled->origin);
+    out << "}";
+  }
   out << ", \"nodes\": [";
   for (std::size_t i = 0; i < order.size(); ++i) {
     const JointIndex j = order[i];
@@ -178,6 +185,11 @@ void write_pose_text(std::ostream& out, const Asset& asset, int clip_index,
     out << "clip " << clip_index << " '" << clip->name() << "', " << clip->duration() << " s\n";
   else
     out << "rest pose\n";
+  if (samples.compiled) {
+    out << "compiled clip (" << samples.compiled->origin << "), error bound "
+        << samples.compiled->description << "; largest error at these times "
+        << samples.compiled->max_error << " model units, measured against the exact clip\n";
+  }
   out << std::fixed;
   for (std::size_t s = 0; s < samples.times.size(); ++s) {
     out << "\nt = " << std::setprecision(4) << samples.times[s] << " s\n";

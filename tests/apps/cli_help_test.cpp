@@ -11,7 +11,7 @@ using namespace marrow_test;
 namespace {
 
 const std::vector<std::string> kCommands = {"info",   "pose",     "demo",     "check", "convert",
-                                            "render", "autoskin", "retarget", "play"};
+                                            "render", "autoskin", "retarget", "play",  "compile"};
 
 }  // namespace
 

@@ -1,7 +1,8 @@
 // marrow's own archive (.marrow): one binary file holding a whole Asset (skeleton, clips with
-// every key and interpolation, skins, meshes, import warnings). Little-endian, versioned,
-// CRC-32 checked; every count, offset and index is validated on load, and nothing is allocated
-// beyond what the file's size can back. The layout, byte by byte, is in docs/formats_archive.md.
+// every key and interpolation and their compiled forms, skins, meshes, import warnings).
+// Little-endian, versioned, CRC-32 checked; every count, offset and index is validated on load, and
+// nothing is allocated beyond what the file's size can back. The layout, byte by byte, is in
+// docs/formats_archive.md.
 #pragma once
 
 #include <cstdint>
@@ -13,8 +14,9 @@
 
 namespace marrow {
 
-// Version 2 added morph targets and weight tracks; version 1 archives still load.
-inline constexpr std::uint32_t kArchiveVersion = 2;
+// Version 2 added morph targets and weight tracks, version 3 compiled clips
+// (Asset::compiled_clips); version 1 and 2 archives still load.
+inline constexpr std::uint32_t kArchiveVersion = 3;
 inline constexpr std::size_t kArchiveHeaderBytes = 32;
 
 // True when the bytes start with the archive's magic.

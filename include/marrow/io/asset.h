@@ -10,6 +10,7 @@
 
 #include "marrow/base/error.h"
 #include "marrow/clip/clip.h"
+#include "marrow/clip/compiled_clip.h"
 #include "marrow/io/material.h"
 #include "marrow/skeleton/skeleton.h"
 #include "marrow/skin/skinned_mesh.h"
@@ -42,6 +43,12 @@ struct Asset {
   // Per clip, where its rate came from; empty, or shorter than `clips`, means kFile for the rest
   // (the archive does not store it: an archive's clips read as kFile).
   std::vector<RateSource> rate_sources;
+  // Per clip, its compiled form (clip/compiled_clip.h) when there is one: what an archive holds
+  // (docs/formats_archive.md) and `marrow compile` makes, so a game plays compact clips without
+  // compiling them at load. Empty, or shorter than `clips`, means none for the rest. Code that
+  // replaces or reorders `clips` must keep this parallel (or clear it); compiled_clip() refuses
+  // an entry that no longer fits its clip.
+  std::vector<std::optional<CompiledClip>> compiled_clips;
 
   // True when some skin uses the joint.
   bool is_skin_joint(JointIndex joint) const;
@@ -51,6 +58,9 @@ struct Asset {
   std::optional<std::size_t> find_clip(std::string_view name_or_index) const;
   // Where clip `clip`'s ticks per second came from.
   RateSource rate_source(std::size_t clip) const;
+  // Clip `clip`'s compiled form, or null when it has none (or the entry was made for another
+  // clip: another name, duration or joint count).
+  const CompiledClip* compiled_clip(std::size_t clip) const;
 };
 
 // How load_asset reads a file. A plain struct: every field has a default, and new fields keep

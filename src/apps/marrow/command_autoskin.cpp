@@ -161,6 +161,7 @@ int run_bind(const AutoskinOptions& o) {
   out.skeleton = skel_asset->skeleton;
   out.source_index = skel_asset->source_index;
   out.clips = skel_asset->clips;
+  out.compiled_clips = skel_asset->compiled_clips;  // same skeleton, same clips
   // The bones: the skeleton file's first skin where it has one (its joints, placed by its
   // inverse bind matrices), otherwise every joint at its rest pose.
   Result<autoskin::Rig> rig = skel_asset->skins.empty()

@@ -63,6 +63,12 @@ void print_clips(const Asset& asset) {
                 << rate_source_name(asset.rate_source(c)) << ")";
     }
     std::cout << "\n";
+    if (const CompiledClip* compiled = asset.compiled_clip(c)) {
+      const CompiledClipReport& r = compiled->report();
+      std::cout << "      compiled: " << compiled->size_bytes() << " bytes, error bound " << r.bound
+                << " model units (measured " << r.max_error << " when compiled), virtual "
+                << "vertices at " << r.distance << "\n";
+    }
   }
 }
 

@@ -1,9 +1,11 @@
-// `marrow pose FILE [--clip NAME|INDEX] --times T1,T2,... [--format text|json]`
+// `marrow pose FILE [--clip NAME|INDEX] --times T1,T2,... [--format text|json]
+// [--compiled [--error MM] [--distance CM] [--absolute]]`
 #include <cmath>
 #include <iostream>
 #include <sstream>
 
 #include "commands.h"
+#include "compiled_clips.h"
 #include "layers.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/pose_dump.h"
@@ -19,6 +21,8 @@ struct PoseOptions {
   std::string format = "text";
   std::string wrap = "clamp";
   std::vector<std::string> layers;
+  bool compiled = false;
+  BoundOptions bound;
   LoadOptions load;
 };
 
@@ -57,7 +61,32 @@ int run_pose(const PoseOptions& o) {
   Result<PoseSource> source = PoseSource::create(*asset, o.clip, o.layers);
   if (!source) return report_error(source.error().message);
   const int clip_index = source->clip_index();
-  const PoseSamples samples = source->sample(times, wrap);
+  PoseSamples samples;
+  if (o.compiled) {
+    // The compiled clip an archive holds, or one compiled now; said with its bound and the
+    // largest error at the printed times, measured against the exact clip.
+    if (!o.layers.empty())
+      return report_error("--compiled plays one clip; it does not combine with --layer");
+    if (clip_index < 0) return report_error(o.file + ": has no clip to compile");
+    const auto clip = static_cast<std::size_t>(clip_index);
+    bool from_archive = false;
+    Result<CompiledClip> compiled = compiled_clip_for(*asset, clip, o.bound, &from_archive);
+    if (!compiled) return report_error(compiled.error().message);
+    samples = sample_world_compiled(*asset, clip, *compiled, times, wrap);
+    std::vector<float> wrapped;
+    for (float t : times) wrapped.push_back(wrap_time(t, compiled->duration(), wrap));
+    const CompiledClipReport& report = compiled->report();
+    const MeasuredError measured = measure_compiled_error(
+        asset->clips[clip], *compiled, asset->skeleton, report.distance, wrapped);
+    samples.compiled =
+        PoseSamples::Compiled{.bound = report.bound,
+                              .distance = report.distance,
+                              .max_error = measured.max_error,
+                              .origin = from_archive ? "stored in the archive" : "compiled now",
+                              .description = describe_bound(report)};
+  } else {
+    samples = source->sample(times, wrap);
+  }
   std::ostringstream out;  // printed whole, so an error never leaves half a document
   if (o.format == "json")
     write_pose_json(out, *asset, clip_index, samples);
@@ -86,6 +115,13 @@ void add_pose_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--layer", options->layers,
                   "Blend layer CLIP[:weight=W][:mode=normal|override|additive]"
                   "[:mask=ROOT|!ROOT|auto][:time=T][:ref=rest|T] (repeatable)");
+  CLI::Option* compiled = cmd->add_flag(
+      "--compiled", options->compiled,
+      "Sample the clip's compiled form (the archive's, or compiled now under the bound below) "
+      "instead of the exact clip, and say the bound");
+  add_bound_options(cmd, options->bound);
+  for (const char* name : {"--error", "--distance", "--absolute"})
+    cmd->get_option(name)->needs(compiled);
   set_example(*cmd, "marrow pose Soldier.glb --clip Walk --times 0,0.25,0.5 --format json");
   cmd->callback([options, &run] { run = [options] { return run_pose(*options); }; });
 }

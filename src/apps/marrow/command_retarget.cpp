@@ -164,7 +164,10 @@ int run_retarget(const RetargetCommandOptions& o) {
     out.push_back(std::move(clip).value());
   }
   Asset result = std::move(target).value();
-  if (!o.keep_clips) result.clips.clear();
+  if (!o.keep_clips) {
+    result.clips.clear();
+    result.compiled_clips.clear();  // they were made for the clips just dropped
+  }
   for (Clip& c : out) result.clips.push_back(std::move(c));
   std::vector<std::string> notes;
   const Status st = save_asset(result, o.output, &notes);

@@ -219,6 +219,7 @@ Status use_clips_of(Asset& asset, const std::string& clip_file, const LoadOption
     clips.push_back(std::move(bound).value());
   }
   asset.clips = std::move(clips);
+  asset.compiled_clips.clear();  // they belonged to the clips replaced
   return {};
 }
 

@@ -28,8 +28,13 @@ Result<ScriptRunner> ScriptRunner::create(const Asset& asset, const AnimationScr
   const std::string& where = script.where;
   const Skeleton& skeleton = asset.skeleton;
   ClipSetBuilder builder(skeleton);
-  for (const Clip& clip : asset.clips) {
-    if (Status s = builder.add_clip(clip, {.compile = script.compile}); !s) {
+  for (std::size_t c = 0; c < asset.clips.size(); ++c) {
+    const Clip& clip = asset.clips[c];
+    // A compiled form the archive holds is played as it is, without compiling again.
+    const CompiledClip* stored = script.compile ? asset.compiled_clip(c) : nullptr;
+    if (Status s = stored ? builder.add_clip(clip, *stored)
+                          : builder.add_clip(clip, {.compile = script.compile});
+        !s) {
       return make_error(asset.source, s.error().message);
     }
   }

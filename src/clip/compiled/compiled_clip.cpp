@@ -22,6 +22,58 @@ bool all_finite(std::span<const float> v) {
   return true;
 }
 
+// What one track group's frames decode to, read as the sampler reads them (min + q * scale for
+// quantized values): every value finite, every rotation within 10 % of unit length, and no two
+// consecutive rotations of a lane so far apart (dot below -1/2) that their lerp passes near zero
+// before the sampler normalizes it. Returns what is wrong, or an empty string.
+std::string check_decoded_values(const Data& d, const Data::Stream& st, const Data::TrackGroup& tg,
+                                 Data::Channel channel) {
+  const int comps = components(channel);
+  const bool rotation = channel == Data::Channel::kRotation;
+  float previous[4][kSoaWidth] = {};
+  for (std::size_t f = 0; f < st.frame_count; ++f) {
+    const std::uint8_t* p = d.frames.data() + st.first_byte + f * st.frame_stride + tg.frame_offset;
+    float v[4][kSoaWidth];
+    for (int k = 0; k < comps; ++k) {
+      for (std::size_t i = 0; i < kSoaWidth; ++i) {
+        const std::size_t e = static_cast<std::size_t>(k) * kSoaWidth + i;
+        float x = 0;
+        if (tg.format == Data::Format::kF32) {
+          std::memcpy(&x, p + 4 * e, 4);
+        } else {
+          std::uint16_t q = p[e];
+          if (tg.format == Data::Format::kU16) std::memcpy(&q, p + 2 * e, 2);
+          const float* range = d.ranges.data() + tg.range_offset;
+          x = std::fma(static_cast<float>(q), range[(2 * k + 1) * kSoaWidth + i],
+                       range[2 * k * kSoaWidth + i]);
+        }
+        if (!std::isfinite(x))
+          return "frame " + std::to_string(f) + " decodes to a value that is not finite";
+        v[k][i] = x;
+      }
+    }
+    if (!rotation) continue;
+    for (std::size_t i = 0; i < kSoaWidth; ++i) {
+      float norm2 = 0, dot = 0;
+      for (int k = 0; k < 4; ++k) {
+        norm2 += v[k][i] * v[k][i];
+        dot += v[k][i] * previous[k][i];
+        previous[k][i] = v[k][i];
+      }
+      if (!(norm2 >= 0.81f && norm2 <= 1.21f)) {
+        return "frame " + std::to_string(f) + " lane " + std::to_string(i) +
+               " decodes to a rotation of length " + std::to_string(std::sqrt(norm2)) +
+               ", not a unit quaternion";
+      }
+      if (f > 0 && dot < -0.5f) {
+        return "frames " + std::to_string(f - 1) + " and " + std::to_string(f) + " lane " +
+               std::to_string(i) + " hold rotations in opposite hemispheres";
+      }
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<CompiledClip> CompiledClip::from_data(CompiledClipData d, std::string_view where) {
@@ -61,6 +113,23 @@ Result<CompiledClip> CompiledClip::from_data(CompiledClipData d, std::string_vie
                 std::to_string(constant_floats));
   }
   if (!all_finite(d.constants)) return fail("a constant is not finite");
+  // Constant rotations are copied to the pose as they are: they must be unit quaternions.
+  for (std::size_t i = 0, at = 0; i < d.sources.size(); ++i) {
+    const Data::Channel c = static_cast<Data::Channel>(i % 3);
+    if (d.sources[i] != Data::Source::kConstant) continue;
+    for (std::size_t lane = 0; c == Data::Channel::kRotation && lane < kSoaWidth; ++lane) {
+      float norm2 = 0;
+      for (std::size_t k = 0; k < 4; ++k) {
+        const float x = d.constants[at + k * kSoaWidth + lane];
+        norm2 += x * x;
+      }
+      if (!(norm2 >= 0.81f && norm2 <= 1.21f)) {
+        return fail("channel source " + std::to_string(i) + " lane " + std::to_string(lane) +
+                    ": the constant rotation is not a unit quaternion");
+      }
+    }
+    at += static_cast<std::size_t>(components(c)) * kSoaWidth;
+  }
   if (!all_finite(d.ranges)) return fail("a quantization range is not finite");
 
   // Segments: from 0 to the duration, each near its place at segment_rate; streams and track
@@ -147,16 +216,8 @@ Result<CompiledClip> CompiledClip::from_data(CompiledClipData d, std::string_vie
           std::size_t{tg.range_offset} + 2 * components(channel) * kSoaWidth > d.ranges.size()) {
         return fail(name + " has its ranges outside the range table");
       }
-      if (tg.format == Data::Format::kF32) {
-        for (std::size_t f = 0; f < st.frame_count; ++f) {
-          const std::uint8_t* p =
-              d.frames.data() + st.first_byte + f * st.frame_stride + tg.frame_offset;
-          for (std::size_t k = 0; k < components(channel) * kSoaWidth; ++k) {
-            float x;
-            std::memcpy(&x, p + 4 * k, 4);
-            if (!std::isfinite(x)) return fail(name + " holds a value that is not finite");
-          }
-        }
+      if (const std::string bad = check_decoded_values(d, st, tg, channel); !bad.empty()) {
+        return fail(name + ": " + bad);
       }
     }
     streams += seg.stream_count;

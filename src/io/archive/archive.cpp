@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "archive/archive_compiled.h"
 #include "archive/archive_morph.h"
 #include "archive/archive_stream.h"
 #include "marrow/clip/clip_builder.h"
@@ -40,7 +41,8 @@ constexpr std::uint32_t kSkel = fourcc("SKEL"), kClip = fourcc("CLIP"), kSkin = 
 constexpr std::uint32_t kHasNormals = 1, kHasTangents = 2, kHasUvs = 4, kHasInfluences = 8;
 constexpr std::uint32_t kKnownMeshFlagsV1 = 15;
 constexpr std::uint32_t kKnownMeshFlags = kKnownMeshFlagsV1 | kHasMorphTargets;
-// Version 1 archives (no morph targets or weight tracks) still load.
+// Version 1 archives (no morph targets or weight tracks) and version 2 (no compiled clips) still
+// load.
 constexpr std::uint32_t kOldestReadableVersion = 1;
 
 std::uint32_t crc32_of(std::span<const std::uint8_t> bytes) {
@@ -89,7 +91,11 @@ std::vector<std::uint8_t> encode(const Asset& asset) {
   }
   if (!out.end_section(section)) fail("skeleton section over 4 GiB");
 
-  for (const Clip& clip : asset.clips) {
+  if (asset.compiled_clips.size() > asset.clips.size())
+    fail(std::to_string(asset.compiled_clips.size()) + " compiled clips for " +
+         std::to_string(asset.clips.size()) + " clips");
+  for (std::size_t c = 0; c < asset.clips.size(); ++c) {
+    const Clip& clip = asset.clips[c];
     section = out.begin_section(kClip);
     out.string(clip.name());
     out.f32(clip.duration());
@@ -116,6 +122,9 @@ std::vector<std::uint8_t> encode(const Asset& asset) {
       out.string(e.name);
     }
     archive_detail::write_weight_tracks(out, clip);
+    archive_detail::write_compiled_clip(
+        out, c < asset.compiled_clips.size() ? asset.compiled_clips[c] : std::nullopt, clip,
+        s.size(), "clip " + std::to_string(c) + " '" + clip.name() + "'");
     if (!out.end_section(section)) fail("clip '" + clip.name() + "' over 4 GiB");
   }
 
@@ -223,6 +232,7 @@ class Decoder {
                          " bytes, " + std::to_string(in_.left()) + " remain in the file");
       const std::size_t begin = in_.pos(), end = begin + static_cast<std::size_t>(length);
       in_.set_window(begin, end);
+      section_end_ = end;
       if (tag == kSkel) {
         if (have_skeleton) in_.fail(at, "a second SKEL section");
         read_skeleton();
@@ -249,6 +259,10 @@ class Decoder {
     }
     if (!have_skeleton) in_.fail(at, "no SKEL section");
     check_mesh_references();
+    // Parallel to the clips, or empty when no clip has a compiled form.
+    if (std::none_of(asset_.compiled_clips.begin(), asset_.compiled_clips.end(),
+                     [](const std::optional<CompiledClip>& c) { return c.has_value(); }))
+      asset_.compiled_clips.clear();
     return std::move(asset_);
   }
 
@@ -259,6 +273,7 @@ class Decoder {
   Asset asset_;
   std::vector<std::size_t> mesh_offsets_;  // where each mesh's section began, for messages
   std::uint32_t version_ = kArchiveVersion;
+  std::size_t section_end_ = 0;  // of the section being read
 
   static std::string tag_text(std::uint32_t tag) {
     std::string s;
@@ -423,6 +438,10 @@ class Decoder {
     Result<Clip> clip =
         builder.build(asset_.skeleton.size(), name_ + ": byte " + std::to_string(at) + ": " + what);
     if (!clip) throw ReadError{clip.error().message};
+    asset_.compiled_clips.push_back(
+        version_ >= 3 ? archive_detail::read_compiled_clip(in_, section_end_, name_, what, *clip,
+                                                           asset_.skeleton.size())
+                      : std::nullopt);
     asset_.clips.push_back(std::move(clip).value());
   }
 

@@ -88,7 +88,18 @@ class In {
   In(std::span<const std::uint8_t> bytes, const std::string& name) : bytes_(bytes), name_(name) {}
 
   [[noreturn]] void fail(std::size_t at, const std::string& what) const {
-    throw ReadError{name_ + ": byte " + std::to_string(at) + ": " + what};
+    throw ReadError{name_ + ": byte " + std::to_string(at) + ": " +
+                    (context_.empty() ? what : context_ + ": " + what)};
+  }
+  // Names the part being read (e.g. "clip 0 'walk': compiled clip") in every failure until
+  // leave(), and `unit` as what the window is ("record" instead of "section").
+  void enter(std::string context, const char* unit) {
+    context_ = std::move(context);
+    unit_ = unit;
+  }
+  void leave() {
+    context_.clear();
+    unit_ = "section";
   }
   [[noreturn]] void fail(const std::string& what) const { fail(pos_, what); }
 
@@ -102,7 +113,7 @@ class In {
   void need(std::uint64_t n, const char* what) const {
     if (n > left())
       fail(std::string(what) + ": needs " + std::to_string(n) + " bytes, " +
-           std::to_string(left()) + " left in the section");
+           std::to_string(left()) + " left in the " + unit_);
   }
 
   template <typename T>
@@ -140,7 +151,7 @@ class In {
     const std::uint32_t n = u32(what);
     if (std::uint64_t{n} * bytes_each > left())
       fail(at, std::string(what) + " = " + std::to_string(n) + " cannot fit in the " +
-                   std::to_string(left()) + " bytes left in the section");
+                   std::to_string(left()) + " bytes left in the " + unit_);
     return n;
   }
 
@@ -168,6 +179,8 @@ class In {
   const std::string& name_;
   std::size_t pos_ = 0;
   std::size_t end_ = 0;
+  std::string context_;
+  const char* unit_ = "section";
 };
 
 }  // namespace marrow::archive_detail

@@ -1,0 +1,191 @@
+// `marrow compile FILE [--error MM] [--distance CM] [--absolute] [--clip NAME] [--out OUT.marrow]
+// [--format text|json]`: compiles every clip (clip/compiled_clip.h), measures each against the
+// exact sampler itself (compiled_clips.h) and reports sizes, ratio and the largest error; with
+// --out, writes an archive holding the compiled clips beside the exact ones. A clip measured
+// over its bound is an error and nothing is written.
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "commands.h"
+#include "compiled_clips.h"
+#include "marrow/io/asset.h"
+#include "marrow/io/save.h"
+
+namespace marrow::cli {
+namespace {
+
+struct CompileCommandOptions {
+  std::string file;
+  std::string clip;
+  std::string out;
+  std::string format = "text";
+  BoundOptions bound;
+  LoadOptions load;
+};
+
+struct ClipResult {
+  std::size_t index = 0;
+  CompiledClip compiled;
+  MeasuredError measured;
+};
+
+std::string bytes_text(std::size_t bytes) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(1);
+  if (bytes < 10 * 1024)
+    s << bytes << " B";
+  else if (bytes < 10 * 1024 * 1024)
+    s << bytes / 1024.0 << " KB";
+  else
+    s << bytes / (1024.0 * 1024.0) << " MB";
+  return s.str();
+}
+
+std::string fixed(double v, int digits) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(digits) << v;
+  return s.str();
+}
+
+double ratio(const ClipResult& r) {
+  const std::size_t compiled = r.compiled.size_bytes();
+  return compiled > 0 ? static_cast<double>(r.compiled.report().exact_bytes) / compiled : 0.0;
+}
+
+void print_text(const Asset& asset, const std::vector<ClipResult>& results,
+                const std::string& out) {
+  const CompiledClipReport& first = results.front().compiled.report();
+  std::cout << asset.source << ": " << asset.skeleton.size() << " joints, extent " << first.extent
+            << " model units; bound " << describe_bound(first) << "\n";
+  std::size_t width = 4;
+  for (const ClipResult& r : results) width = std::max(width, r.compiled.name().size());
+  std::cout << std::left << std::setw(static_cast<int>(width) + 2) << "clip" << std::right
+            << std::setw(11) << "exact" << std::setw(11) << "compiled" << std::setw(8) << "ratio"
+            << "  max error (measured against the exact clip)\n";
+  for (const ClipResult& r : results) {
+    const CompiledClipReport& rep = r.compiled.report();
+    std::cout << std::left << std::setw(static_cast<int>(width) + 2) << r.compiled.name()
+              << std::right << std::setw(11) << bytes_text(rep.exact_bytes) << std::setw(11)
+              << bytes_text(r.compiled.size_bytes()) << std::setw(7) << fixed(ratio(r), 2) << "x"
+              << "  " << fixed(millimetres_at_human_scale(r.measured.max_error, rep.extent), 4)
+              << " mm at 1.8 m (" << r.measured.max_error << " model units) at "
+              << fixed(r.measured.time, 3) << " s, '" << asset.skeleton.name(r.measured.joint)
+              << "', over " << r.measured.times << " times\n";
+  }
+  if (!out.empty()) std::cout << "wrote " << out << "\n";
+}
+
+void print_json(const Asset& asset, const std::vector<ClipResult>& results,
+                const std::string& out) {
+  const CompiledClipReport& first = results.front().compiled.report();
+  nlohmann::json j;
+  j["file"] = asset.source;
+  j["joints"] = asset.skeleton.size();
+  j["extent"] = first.extent;
+  j["bound"] = first.bound;
+  j["bound_mm_at_1_8_m"] = millimetres_at_human_scale(first.bound, first.extent);
+  j["distance"] = first.distance;
+  j["out"] = out.empty() ? nlohmann::json(nullptr) : nlohmann::json(out);
+  j["clips"] = nlohmann::json::array();
+  for (const ClipResult& r : results) {
+    const CompiledClipReport& rep = r.compiled.report();
+    j["clips"].push_back({
+        {"index", r.index},
+        {"name", r.compiled.name()},
+        {"exact_bytes", rep.exact_bytes},
+        {"compiled_bytes", r.compiled.size_bytes()},
+        {"ratio", ratio(r)},
+        {"max_error", r.measured.max_error},
+        {"max_error_mm_at_1_8_m", millimetres_at_human_scale(r.measured.max_error, rep.extent)},
+        {"max_error_time", r.measured.time},
+        {"max_error_joint", asset.skeleton.name(r.measured.joint)},
+        {"measured_times", r.measured.times},
+        {"compiler_max_error", rep.max_error},
+    });
+  }
+  std::cout << j.dump(1) << "\n";
+}
+
+int run_compile(const CompileCommandOptions& o) {
+  // Everything a user can get wrong is checked before the file is read.
+  Result<CompileOptions> options = to_compile_options(o.bound);
+  if (!options) return report_error(options.error().message);
+  if (!o.out.empty() && std::filesystem::path(o.out).extension() != ".marrow") {
+    return report_error("--out " + o.out +
+                        ": compiled clips are kept in marrow's archive only; name a .marrow file");
+  }
+  Result<Asset> asset = load_asset(o.file, o.load);
+  if (!asset) return report_error(asset.error().message);
+  if (asset->clips.empty()) return report_error(o.file + ": has no clip to compile");
+  std::vector<std::size_t> chosen;
+  if (!o.clip.empty()) {
+    const std::optional<std::size_t> found = asset->find_clip(o.clip);
+    if (!found) {
+      std::string names;
+      for (const Clip& c : asset->clips) names += (names.empty() ? "" : ", ") + c.name();
+      return report_error(o.file + ": no clip '" + o.clip + "' (clips: " + names + ")");
+    }
+    chosen.push_back(*found);
+  } else {
+    for (std::size_t c = 0; c < asset->clips.size(); ++c) chosen.push_back(c);
+  }
+
+  std::vector<ClipResult> results;
+  for (std::size_t c : chosen) {
+    const Clip& clip = asset->clips[c];
+    Result<CompiledClip> compiled = CompiledClip::compile(clip, asset->skeleton, *options);
+    if (!compiled) return report_error(o.file + ": " + compiled.error().message);
+    ClipResult r;
+    r.index = c;
+    r.measured =
+        measure_compiled_error(clip, *compiled, asset->skeleton, compiled->report().distance,
+                               measurement_times(clip, *compiled));
+    const float bound = compiled->report().bound;
+    if (!(r.measured.max_error <= bound)) {
+      return report_error(o.file + ": clip '" + clip.name() + "': the compiled clip is " +
+                          std::to_string(r.measured.max_error) + " from the exact one at " +
+                          std::to_string(r.measured.time) + " s (joint '" +
+                          asset->skeleton.name(r.measured.joint) + "'), over the bound " +
+                          std::to_string(bound) + "; nothing written");
+    }
+    r.compiled = std::move(compiled).value();
+    results.push_back(std::move(r));
+  }
+
+  if (!o.out.empty()) {
+    // Clips not compiled now keep what the input held (an archive's compiled clips).
+    asset->compiled_clips.resize(asset->clips.size());
+    for (const ClipResult& r : results) asset->compiled_clips[r.index] = r.compiled;
+    if (Status st = save_asset(*asset, o.out); !st) return report_error(st.error().message);
+  }
+  if (o.format == "json")
+    print_json(*asset, results, o.out);
+  else
+    print_text(*asset, results, o.out);
+  return 0;
+}
+
+}  // namespace
+
+void add_compile_command(CLI::App& app, std::function<int()>& run) {
+  auto options = std::make_shared<CompileCommandOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "compile",
+      "Compile clips into the runtime's compact form under one error bound; report sizes and "
+      "the error measured against the exact clips; write them into a .marrow archive");
+  cmd->add_option("file", options->file, "Any file marrow reads")->required();
+  add_load_options(cmd, options->load);
+  add_bound_options(cmd, options->bound);
+  cmd->add_option("--clip", options->clip, "Compile this clip only (name or index)");
+  cmd->add_option("--out", options->out,
+                  "Write the asset with its compiled clips to this .marrow archive");
+  cmd->add_option("--format", options->format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  set_example(*cmd, "marrow compile Soldier.glb --error 0.1 --out soldier.marrow");
+  cmd->callback([options, &run] { run = [options] { return run_compile(*options); }; });
+}
+
+}  // namespace marrow::cli
