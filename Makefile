@@ -4,14 +4,32 @@
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD_DIR := build
 ASAN_DIR := build-asan
+FUZZ_DIR := build-fuzz
+TSAN_DIR := build-tsan
+COVERAGE_DIR := build-coverage
+# The fuzz, ThreadSanitizer and coverage builds use clang (libFuzzer and the sanitizer runtimes
+# come with libclang-rt-14-dev, llvm-profdata and llvm-cov with llvm-14).
+CLANG_CXX := clang++-14
+# `make fuzz`: seconds per target, targets run at once, memory and time limits per input.
+FUZZ_SECONDS ?= 60
+FUZZ_PARALLEL ?= 1
+FUZZ_RSS_MB ?= 2048
+FUZZ_TIMEOUT ?= 10
 CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
 # Debian packages the build, tests and tools need.
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config git \
   nlohmann-json3-dev zlib1g-dev libassimp-dev libcli11-dev libstb-dev libgtest-dev libgmock-dev \
-  libbenchmark-dev clang-format libtinyobjloader-dev libeigen3-dev libembree-dev
+  libbenchmark-dev clang-format libtinyobjloader-dev libeigen3-dev libembree-dev ffmpeg \
+  python3-dev pybind11-dev python3-numpy python3-pytest \
+  clang-14 libclang-rt-14-dev llvm-14 \
+  libpugixml-dev
 
-.PHONY: all deps build test test-release test-asan demo bench format format-check clean
+.PHONY: all deps build test test-release test-asan test-tsan fuzz fuzz-build fuzz-report demo bench soak \
+  format format-check clean install
+
+# `make build` also builds the Python module into build/python: PYTHONPATH=build/python python3
+# then imports marrow (docs/python.md).
 
 all: build
 
@@ -32,19 +50,59 @@ test: build test-release test-asan
 test-release: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
-# AddressSanitizer + UndefinedBehaviorSanitizer build of the whole test suite.
+# AddressSanitizer + UndefinedBehaviorSanitizer build of the whole test suite (without the Python
+# module: an instrumented extension needs the sanitizer runtime preloaded into python3; the
+# Release pass runs the Python tests).
 test-asan: deps
 	@cmake -S . -B $(ASAN_DIR) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DMARROW_SANITIZE=ON \
-	  -DMARROW_BUILD_BENCH=OFF >/dev/null
+	  -DMARROW_BUILD_BENCH=OFF -DMARROW_BUILD_PYTHON=OFF >/dev/null
 	@cmake --build $(ASAN_DIR) -j $(JOBS)
 	@cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS)
+
+# ThreadSanitizer build of what runs threads (tests/reliability/CMakeLists.txt lists them):
+# loading and saving from 8 threads, parallel skinning, the heat solver's workers.
+test-tsan: deps
+	@cmake -S . -B $(TSAN_DIR) $(CMAKE_GEN) -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" \
+	  -DMARROW_TSAN=ON -DMARROW_BUILD_BENCH=OFF >/dev/null
+	@cmake --build $(TSAN_DIR) -j $(JOBS) --target marrow_thread_tests
+	@cd $(TSAN_DIR) && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+# libFuzzer targets (fuzz/, docs/reliability.md): each runs FUZZ_SECONDS; any finding fails.
+fuzz: fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_PARALLEL=$(FUZZ_PARALLEL) FUZZ_RSS_MB=$(FUZZ_RSS_MB) \
+	  FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) scripts/fuzz.sh $(FUZZ_DIR)
+
+fuzz-build: deps
+	@cmake -S . -B $(FUZZ_DIR) $(CMAKE_GEN) -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" \
+	  -DMARROW_FUZZ=ON -DMARROW_BUILD_TESTS=OFF -DMARROW_BUILD_BENCH=OFF >/dev/null
+	@cmake --build $(FUZZ_DIR) -j $(JOBS) --target marrow_fuzz_all
+
+# The figures of docs/reliability.md: line coverage of each target's corpus (clang source-based
+# coverage) and the last fuzz run's executions, in $(COVERAGE_DIR)/report.md. Run after `make fuzz`.
+fuzz-report: deps
+	@cmake -S . -B $(COVERAGE_DIR) $(CMAKE_GEN) -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" \
+	  -DMARROW_COVERAGE=ON -DMARROW_BUILD_TESTS=OFF -DMARROW_BUILD_BENCH=OFF >/dev/null
+	@cmake --build $(COVERAGE_DIR) -j $(JOBS) --target marrow_fuzz_all
+	@scripts/fuzz_report.sh $(FUZZ_DIR) $(COVERAGE_DIR)
+# Installs the command, libraries, headers and CMake/pkg-config files under PREFIX.
+PREFIX ?= /usr/local
+install: build
+	@cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 demo: build
 	@$(BUILD_DIR)/bin/marrow demo
 
 bench: build
 	@$(BUILD_DIR)/bin/marrow_bench --benchmark_min_time=0.2
+
+# 10,000 characters over both cores for a minute: throughput, and memory that must stay flat.
+soak: build
+	@$(BUILD_DIR)/bin/marrow_soak --seconds 60 --characters 10000 --threads 2
 
 format:
 	@git ls-files '*.h' '*.cpp' | xargs clang-format -i
@@ -53,4 +111,4 @@ format-check:
 	@git ls-files '*.h' '*.cpp' | xargs clang-format --dry-run -Werror
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) $(TSAN_DIR) $(COVERAGE_DIR)

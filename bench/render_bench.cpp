@@ -27,11 +27,12 @@ struct SoldierScene {
   render::Camera camera;
 };
 
-std::unique_ptr<SoldierScene> make_scene(const Asset& asset, int width, int height) {
+std::unique_ptr<SoldierScene> make_scene(const Asset& asset, int width, int height,
+                                         const render::SceneStyle& style = {}) {
   std::vector<float> times;
   const Clip& walk = asset.clips[*asset.find_clip("Walk")];
   for (int f = 0; f < 30; ++f) times.push_back(walk.duration() * f / 30);
-  auto scene = render::SceneRenderer::create(asset, {});
+  auto scene = render::SceneRenderer::create(asset, style);
   if (!scene) return nullptr;
   auto s = std::unique_ptr<SoldierScene>(new SoldierScene{std::move(scene).value(), {}, {}});
   s->poses = sample_world(asset, static_cast<int>(*asset.find_clip("Walk")), times).world;
@@ -62,12 +63,15 @@ void BM_SoldierSkinForRender(benchmark::State& state) {
 }
 BENCHMARK(BM_SoldierSkinForRender)->Unit(benchmark::kMicrosecond);
 
-// Stage 2: clear and draw one skinned frame (depth test, Gouraud lighting) at N x N.
+// Stage 2: clear and draw one skinned frame (depth test, Gouraud lighting, the base-colour
+// texture with trilinear filtering) at N x N; the second argument 0 draws without textures.
 void BM_SoldierDraw(benchmark::State& state) {
   const Asset* asset = soldier();
   if (!asset) return state.SkipWithError("Soldier.glb is absent from ../shared/assets/gltf");
   const int size = static_cast<int>(state.range(0));
-  auto s = make_scene(*asset, size, size);
+  render::SceneStyle style;
+  style.textures = state.range(1) != 0;
+  auto s = make_scene(*asset, size, size, style);
   s->scene.set_pose(s->poses[7]);
   render::Rasterizer rasterizer(size, size);
   for (auto _ : state) {
@@ -80,7 +84,10 @@ void BM_SoldierDraw(benchmark::State& state) {
   state.counters["pixels"] = size * size;
   state.counters["fragments"] = static_cast<double>(rasterizer.fragments());
 }
-BENCHMARK(BM_SoldierDraw)->Arg(160)->Arg(320)->Arg(640)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SoldierDraw)
+    ->ArgNames({"size", "textures"})
+    ->ArgsProduct({{160, 320, 640}, {0, 1}})
+    ->Unit(benchmark::kMicrosecond);
 
 // Stage 3: one frame into the GIF (changed rectangle, median cut, LZW).
 void BM_GifEncodeFrame(benchmark::State& state) {

@@ -43,7 +43,8 @@ ClipBindingReport check_binding(const Clip& clip, const Skeleton& skeleton) {
 }
 
 Result<Clip> rebind_clip(const Clip& clip, const Skeleton& skeleton,
-                         std::vector<std::string>* dropped) {
+                         std::vector<std::string>* dropped, std::span<const MorphSlots> morph_slots,
+                         std::size_t weight_count) {
   ClipBuilder builder(clip.name());
   builder.set_ticks_per_second(clip.ticks_per_second());
   builder.set_duration(clip.duration());
@@ -66,6 +67,27 @@ Result<Clip> rebind_clip(const Clip& clip, const Skeleton& skeleton,
         values.subspan(track.first_value, value_count), "clip '" + clip.name() + "'");
     if (!st) return st.error();
   }
+  for (std::size_t t = 0; t < clip.weight_tracks().size(); ++t) {
+    const WeightTrack& track = clip.weight_tracks()[t];
+    const std::string& node_name = clip.weight_track_node_names()[t];
+    const std::optional<JointIndex> node = skeleton.find(node_name);
+    const MorphSlots* slots = nullptr;
+    for (const MorphSlots& s : morph_slots) {
+      if (node && s.node == *node) slots = &s;
+    }
+    if (!slots || slots->count != track.weight_count) {
+      std::string label = "morph weights of '" + node_name + "'";
+      if (dropped && listed.insert(label).second) dropped->push_back(std::move(label));
+      continue;
+    }
+    const Status st = builder.add_weight_track(
+        *node, node_name, slots->first, slots->count, track.interpolation,
+        times.subspan(track.first_key, track.key_count),
+        values.subspan(track.first_value, std::size_t{track.key_count} * floats_per_key(track)),
+        "clip '" + clip.name() + "'");
+    if (!st) return st.error();
+  }
+  if (weight_count > 0) builder.set_weight_count(weight_count);
   for (const ClipEvent& e : clip.events()) builder.add_event(e.time, e.name);
   return builder.build(skeleton.size(), "clip '" + clip.name() + "' bound to a skeleton");
 }

@@ -14,19 +14,21 @@ ClipBuilder::ClipBuilder(std::string name) {
   clip_.name_ = std::move(name);
 }
 
-Status ClipBuilder::add_track(JointIndex joint, std::string_view joint_name, TrackTarget target,
-                              Interpolation interpolation, std::span<const float> times,
-                              std::span<const float> values, std::string_view where) {
+namespace {
+
+// Checks that are the same for joint and weight tracks: key counts, value counts, room in the
+// clip's arrays, finite and increasing times, finite values.
+Status check_keys(std::size_t times_held, std::size_t values_held, std::size_t per_key,
+                  std::span<const float> times, std::span<const float> values,
+                  std::string_view where) {
   if (times.empty()) return make_error(where, "track has no keys");
-  const std::size_t per_key = floats_per_key(target, interpolation);
   if (values.size() != times.size() * per_key) {
     return make_error(where, std::to_string(times.size()) + " key times but " +
                                  std::to_string(values.size()) + " values (expected " +
                                  std::to_string(times.size() * per_key) + ")");
   }
   constexpr std::size_t kLimit = std::numeric_limits<std::uint32_t>::max() / 16;
-  if (clip_.times_.size() + times.size() > kLimit ||
-      clip_.values_.size() + values.size() > kLimit) {
+  if (times_held + times.size() > kLimit || values_held + values.size() > kLimit) {
     return make_error(where, "clip holds too many keys");
   }
   for (std::size_t k = 0; k < times.size(); ++k) {
@@ -48,6 +50,19 @@ Status ClipBuilder::add_track(JointIndex joint, std::string_view joint_name, Tra
       return make_error(where, "key " + std::to_string(v / per_key) + " has a non-finite value");
     }
   }
+  return {};
+}
+
+}  // namespace
+
+Status ClipBuilder::add_track(JointIndex joint, std::string_view joint_name, TrackTarget target,
+                              Interpolation interpolation, std::span<const float> times,
+                              std::span<const float> values, std::string_view where) {
+  const std::size_t per_key = floats_per_key(target, interpolation);
+  if (Status st =
+          check_keys(clip_.times_.size(), clip_.values_.size(), per_key, times, values, where);
+      !st)
+    return st;
 
   Track track;
   track.joint = joint;
@@ -67,6 +82,33 @@ Status ClipBuilder::add_track(JointIndex joint, std::string_view joint_name, Tra
   }
   clip_.tracks_.push_back(track);
   clip_.track_joint_names_.emplace_back(joint_name);
+  return {};
+}
+
+Status ClipBuilder::add_weight_track(JointIndex node, std::string_view node_name,
+                                     std::uint32_t first_weight, std::uint32_t weight_count,
+                                     Interpolation interpolation, std::span<const float> times,
+                                     std::span<const float> values, std::string_view where) {
+  if (weight_count == 0) return make_error(where, "a weight track drives no weights");
+  if (weight_count > (1u << 20) || first_weight > (1u << 24))
+    return make_error(where, "weight slots [" + std::to_string(first_weight) + ", +" +
+                                 std::to_string(weight_count) + ") are out of any sane range");
+  WeightTrack track;
+  track.node = node;
+  track.interpolation = interpolation;
+  track.first_weight = first_weight;
+  track.weight_count = weight_count;
+  if (Status st = check_keys(clip_.times_.size(), clip_.values_.size(), floats_per_key(track),
+                             times, values, where);
+      !st)
+    return st;
+  track.first_key = static_cast<std::uint32_t>(clip_.times_.size());
+  track.key_count = static_cast<std::uint32_t>(times.size());
+  track.first_value = static_cast<std::uint32_t>(clip_.values_.size());
+  clip_.times_.insert(clip_.times_.end(), times.begin(), times.end());
+  clip_.values_.insert(clip_.values_.end(), values.begin(), values.end());
+  clip_.weight_tracks_.push_back(track);
+  clip_.weight_track_names_.emplace_back(node_name);
   return {};
 }
 
@@ -108,6 +150,49 @@ Result<Clip> ClipBuilder::build(std::size_t joint_count, std::string_view where)
   }
   clip.tracks_ = std::move(tracks);
   clip.track_joint_names_ = std::move(names);
+
+  // Weight tracks: sorted by slot, inside the weight array, no slot driven twice.
+  std::size_t weight_end = 0;
+  for (const WeightTrack& t : clip.weight_tracks_) {
+    if (t.node >= joint_count) {
+      return make_error(where, "weight track drives node " + std::to_string(t.node) + " of " +
+                                   std::to_string(joint_count));
+    }
+    weight_end = std::max<std::size_t>(weight_end, std::size_t{t.first_weight} + t.weight_count);
+    last = std::max(last, clip.times_[t.first_key + t.key_count - 1]);
+  }
+  if (has_explicit_weight_count_) {
+    if (weight_end > explicit_weight_count_) {
+      return make_error(where, "a weight track drives slot " + std::to_string(weight_end - 1) +
+                                   " of a weight array of " +
+                                   std::to_string(explicit_weight_count_));
+    }
+    weight_end = explicit_weight_count_;
+  }
+  clip.weight_count_ = weight_end;
+  order.resize(clip.weight_tracks_.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return clip.weight_tracks_[a].first_weight < clip.weight_tracks_[b].first_weight;
+  });
+  std::vector<WeightTrack> weight_tracks;
+  std::vector<std::string> weight_names;
+  weight_tracks.reserve(order.size());
+  weight_names.reserve(order.size());
+  for (std::size_t i : order) {
+    const WeightTrack& t = clip.weight_tracks_[i];
+    if (!weight_tracks.empty() &&
+        weight_tracks.back().first_weight + weight_tracks.back().weight_count > t.first_weight) {
+      return make_error(where, "node '" + clip.weight_track_names_[i] +
+                                   "': its weight track overlaps the slots of node '" +
+                                   weight_names.back() + "'");
+    }
+    weight_tracks.push_back(t);
+    weight_names.push_back(clip.weight_track_names_[i]);
+  }
+  clip.weight_tracks_ = std::move(weight_tracks);
+  clip.weight_track_names_ = std::move(weight_names);
+
   clip.duration_ = std::max(last, explicit_duration_);
   for (const ClipEvent& e : clip.events_) {
     if (!std::isfinite(e.time) || e.time < 0) {

@@ -26,7 +26,7 @@ float wrap_time(float time, float duration, WrapMode mode) {
 
 void SamplingCursor::bind(const Clip& clip) {
   clip_ = &clip;
-  keys_.assign(clip.tracks().size(), 0);
+  keys_.assign(clip.tracks().size() + clip.weight_tracks().size(), 0);
 }
 
 void SamplingCursor::rewind() {
@@ -151,6 +151,78 @@ bool sample_tracks(const Clip& clip, float time, std::span<Transform> pose) {
     write_channel(track, v, pose[track.joint]);
   }
   return true;
+}
+
+void evaluate_weight_track(const Clip& clip, const WeightTrack& track, float time, std::uint32_t k,
+                           float* out) {
+  const float* times = clip.times().data() + track.first_key;
+  const float* values = clip.values().data() + track.first_value;
+  const std::uint32_t n = track.weight_count;
+  const bool is_cubic = track.interpolation == Interpolation::kCubicSpline;
+  const std::size_t stride = is_cubic ? 3 * std::size_t{n} : n;
+  const std::size_t value_offset = is_cubic ? n : 0;  // skip the in-tangents
+  const std::uint32_t last = track.key_count - 1;
+  if (time <= times[0] || k >= last || track.interpolation == Interpolation::kStep) {
+    const std::uint32_t key = time <= times[0] ? 0 : std::min(k, last);
+    std::copy_n(values + key * stride + value_offset, n, out);
+    return;
+  }
+  const float t0 = times[k], t1 = times[k + 1];
+  const float dt = t1 - t0;
+  const float s = std::clamp((time - t0) / dt, 0.0f, 1.0f);
+  const float* a = values + k * stride;
+  const float* b = values + (k + 1) * stride;
+  if (!is_cubic) {
+    for (std::uint32_t c = 0; c < n; ++c) out[c] = a[c] + (b[c] - a[c]) * s;
+    return;
+  }
+  // Key layout: n in-tangents, n values, n out-tangents.
+  cubic(a + n, a + 2 * n, b, b + n, s, dt, static_cast<int>(n), out);
+}
+
+namespace {
+
+// Samples every weight track with key indices `keys` (advanced by find_key), or by binary search
+// when `keys` is null.
+void sample_weights_with(const Clip& clip, float time, std::uint32_t* keys,
+                         std::span<float> weights) {
+  const std::span<const WeightTrack> tracks = clip.weight_tracks();
+  for (std::size_t i = 0; i < tracks.size(); ++i) {
+    const WeightTrack& track = tracks[i];
+    const std::span<const float> times = clip.times().subspan(track.first_key, track.key_count);
+    std::uint32_t k;
+    if (keys) {
+      k = keys[i] = find_key(times, time, keys[i]);
+    } else {
+      const auto it = std::upper_bound(times.begin(), times.end(), time);
+      k = it == times.begin() ? 0u : static_cast<std::uint32_t>(it - times.begin() - 1);
+    }
+    evaluate_weight_track(clip, track, time, k, weights.data() + track.first_weight);
+  }
+}
+
+}  // namespace
+
+bool sample_weight_tracks(const Clip& clip, float time, SamplingCursor& cursor,
+                          std::span<float> weights) {
+  if (weights.size() < clip.weight_count() || cursor.clip() != &clip) return false;
+  sample_weights_with(clip, time, cursor.keys().data() + clip.tracks().size(), weights);
+  return true;
+}
+
+bool sample_weight_tracks(const Clip& clip, float time, std::span<float> weights) {
+  if (weights.size() < clip.weight_count()) return false;
+  sample_weights_with(clip, time, nullptr, weights);
+  return true;
+}
+
+bool sample_weights(const Clip& clip, std::span<const float> default_weights, float time,
+                    SamplingCursor& cursor, std::span<float> weights) {
+  if (default_weights.size() < clip.weight_count() || weights.size() < default_weights.size())
+    return false;
+  if (cursor.clip() != &clip) return false;
+  std::copy(default_weights.begin(), default_weights.end(), weights.begin());
+  return sample_weight_tracks(clip, time, cursor, weights);
 }
 
 bool sample(const Clip& clip, std::span<const Transform> rest_pose, float time,

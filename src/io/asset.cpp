@@ -31,4 +31,20 @@ std::optional<std::size_t> Asset::find_clip(std::string_view name_or_index) cons
   return std::nullopt;
 }
 
+RateSource Asset::rate_source(std::size_t clip) const {
+  return clip < rate_sources.size() ? rate_sources[clip] : RateSource::kFile;
+}
+
+std::string_view rate_source_name(RateSource source) {
+  switch (source) {
+    case RateSource::kDefault:
+      return "default";
+    case RateSource::kOption:
+      return "option";
+    case RateSource::kFile:
+      break;
+  }
+  return "file";
+}
+
 }  // namespace marrow

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "marrow/pose/local_to_model.h"
+#include "marrow/skin/morph.h"
 
 namespace marrow {
 namespace {
@@ -76,10 +77,14 @@ PoseSamples sample_world(const Asset& asset, int clip_index, std::span<const flo
       clip_index >= 0 ? &asset.clips.at(static_cast<std::size_t>(clip_index)) : nullptr;
   SamplingCursor cursor;
   if (clip) cursor.bind(*clip);
+  const MorphLayout morphs = MorphLayout::build(asset.meshes);
   for (float t : times) {
+    std::vector<float> weights(morphs.default_weights().begin(), morphs.default_weights().end());
     if (clip) {
-      sample(*clip, asset.skeleton.rest_pose(), wrap_time(t, clip->duration(), wrap), cursor,
-             local);
+      const float wrapped = wrap_time(t, clip->duration(), wrap);
+      sample(*clip, asset.skeleton.rest_pose(), wrapped, cursor, local);
+      if (clip->weight_count() <= weights.size())
+        sample_weight_tracks(*clip, wrapped, cursor, weights);
     } else {
       std::copy(asset.skeleton.rest_pose().begin(), asset.skeleton.rest_pose().end(),
                 local.begin());
@@ -87,6 +92,7 @@ PoseSamples sample_world(const Asset& asset, int clip_index, std::span<const flo
     std::vector<Mat4> world(n);
     local_to_model(asset.skeleton, local, world);
     samples.world.push_back(std::move(world));
+    samples.weights.push_back(std::move(weights));
   }
   return samples;
 }
@@ -115,7 +121,24 @@ void write_pose_json(std::ostream& out, const Asset& asset, int clip_index,
       write_json_string(out, asset.skeleton.name(j));
     out << ", \"joint\": " << (asset.is_skin_joint(j) ? "true" : "false") << "}";
   }
-  out << "], \"samples\": [";
+  out << "]";
+  const MorphLayout morphs = MorphLayout::build(asset.meshes);
+  if (!morphs.slots().empty()) {
+    out << ", \"morphs\": [";
+    for (std::size_t i = 0; i < morphs.slots().size(); ++i) {
+      const MorphSlots& slot = morphs.slots()[i];
+      out << (i ? ", " : "") << "{\"node\": " << asset.source_index[slot.node] << ", \"name\": ";
+      write_json_string(out, asset.skeleton.name(slot.node));
+      out << ", \"targets\": [";
+      for (std::uint32_t t = 0; t < slot.count; ++t) {
+        out << (t ? ", " : "");
+        write_json_string(out, morphs.names()[slot.first + t]);
+      }
+      out << "]}";
+    }
+    out << "]";
+  }
+  out << ", \"samples\": [";
   for (std::size_t s = 0; s < samples.times.size(); ++s) {
     out << (s ? ", " : "") << "{\"t\": " << number(samples.times[s]) << ", \"world\": [";
     for (std::size_t i = 0; i < order.size(); ++i) {
@@ -124,7 +147,23 @@ void write_pose_json(std::ostream& out, const Asset& asset, int clip_index,
       for (int k = 0; k < 16; ++k) out << (k ? ", " : "") << number(m.m[k]);
       out << "]";
     }
-    out << "]}";
+    out << "]";
+    if (!morphs.slots().empty()) {
+      const std::vector<float>* w = s < samples.weights.size() ? &samples.weights[s] : nullptr;
+      out << ", \"weights\": [";
+      for (std::size_t i = 0; i < morphs.slots().size(); ++i) {
+        const MorphSlots& slot = morphs.slots()[i];
+        out << (i ? ", " : "") << "[";
+        for (std::uint32_t t = 0; t < slot.count; ++t) {
+          const std::size_t k = slot.first + t;
+          out << (t ? ", " : "")
+              << number(w && k < w->size() ? (*w)[k] : morphs.default_weights()[k]);
+        }
+        out << "]";
+      }
+      out << "]";
+    }
+    out << "}";
   }
   out << "]}\n";
 }
@@ -158,6 +197,16 @@ void write_pose_text(std::ostream& out, const Asset& asset, int clip_index,
           << std::setw(10) << t.rotation.y << std::setw(10) << t.rotation.z << std::setw(10)
           << t.rotation.w << std::setw(10) << t.scale.x << std::setw(10) << t.scale.y
           << std::setw(10) << t.scale.z << "\n";
+    }
+    if (s < samples.weights.size() && !samples.weights[s].empty()) {
+      const MorphLayout morphs = MorphLayout::build(asset.meshes);
+      for (const MorphSlots& slot : morphs.slots()) {
+        out << "  morph weights of '" << asset.skeleton.name(slot.node) << "':";
+        for (std::uint32_t k = slot.first; k < slot.first + slot.count; ++k) {
+          if (k < samples.weights[s].size()) out << " " << samples.weights[s][k];
+        }
+        out << "\n";
+      }
     }
   }
 }

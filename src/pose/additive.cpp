@@ -105,11 +105,17 @@ Result<std::vector<Transform>> sample_reference_pose(const Skeleton& skeleton, c
 }
 
 Result<Clip> make_additive_clip(const Clip& clip, const Skeleton& skeleton,
-                                std::span<const Transform> reference) {
+                                std::span<const Transform> reference,
+                                std::span<const float> reference_weights) {
   const std::size_t n = skeleton.size();
   const std::string where = "make_additive_clip(" + clip.name() + ")";
   if (auto error = detail::check_clip_and_reference(skeleton, clip, reference, where)) {
     return *error;
+  }
+  if (!reference_weights.empty() && reference_weights.size() < clip.weight_count()) {
+    return make_error(where, std::to_string(reference_weights.size()) +
+                                 " reference weights for a clip of " +
+                                 std::to_string(clip.weight_count()) + " weights");
   }
   for (std::size_t j = 0; j < n; ++j) {
     if (!is_finite(reference[j])) {
@@ -169,6 +175,31 @@ Result<Clip> make_additive_clip(const Clip& clip, const Skeleton& skeleton,
                                       track.interpolation, times, values, where);
     if (!status) return status.error();
   }
+
+  // Weight deltas are differences (weights add): values minus the reference, tangents as they
+  // are.
+  const std::span<const WeightTrack> weight_tracks = clip.weight_tracks();
+  for (std::size_t i = 0; i < weight_tracks.size(); ++i) {
+    const WeightTrack& track = weight_tracks[i];
+    const std::uint32_t w = track.weight_count;
+    const bool cubic = track.interpolation == Interpolation::kCubicSpline;
+    const std::span<const float> src = clip.values().subspan(
+        track.first_value, std::size_t{floats_per_key(track)} * track.key_count);
+    values.assign(src.begin(), src.end());
+    if (!reference_weights.empty()) {
+      for (std::size_t part = 0; part < values.size() / w; ++part) {
+        if (cubic && part % 3 != 1) continue;
+        for (std::uint32_t c = 0; c < w; ++c)
+          values[part * w + c] -= reference_weights[track.first_weight + c];
+      }
+    }
+    const std::span<const float> times = clip.times().subspan(track.first_key, track.key_count);
+    Status status =
+        builder.add_weight_track(track.node, clip.weight_track_node_names()[i], track.first_weight,
+                                 w, track.interpolation, times, values, where);
+    if (!status) return status.error();
+  }
+  builder.set_weight_count(clip.weight_count());
 
   // Channels without a track hold the rest value: their delta is constant, and only worth a
   // track where the reference is not the rest pose there.

@@ -71,13 +71,66 @@ std::size_t gather(std::span<const BlendLayer> layers, Live live,
   return n;
 }
 
-bool layers_valid(std::span<const BlendLayer> layers, std::size_t joints) {
+bool layers_valid(std::span<const BlendLayer> layers, std::size_t joints, std::size_t slots) {
   if (layers.size() > kMaxBlendLayers) return false;
   for (const BlendLayer& layer : layers) {
     if (!std::isfinite(layer.weight) || layer.pose.size() < joints) return false;
     if (!layer.mask.empty() && layer.mask.size() < joints) return false;
+    if (!layer.morph_weights.empty() && layer.morph_weights.size() < slots) return false;
+    if (!layer.morph_mask.empty() && layer.morph_mask.size() < slots) return false;
   }
   return true;
+}
+
+// The weight-blend counterpart of the joint loop in BlendJob::run, slot by slot: the same
+// normal average with the default filling in below the threshold, override lerp and additive
+// steps, on plain numbers. Layers without morph weights take no part.
+void blend_morph_weights(const BlendJob& job, std::span<const BlendLayer* const> normal,
+                         std::span<const BlendLayer* const> over,
+                         std::span<const BlendLayer* const> add) {
+  const std::span<const float> rest = job.rest_morph_weights;
+  for (std::size_t m = 0; m < rest.size(); ++m) {
+    float sum = 0, acc = 0;
+    int count = 0;
+    float single = 0;
+    for (const BlendLayer* layer : normal) {
+      if (layer->morph_weights.empty()) continue;
+      const float w = layer->weight * mask_weight(layer->morph_mask, m);
+      if (!(w > kTinyWeight)) continue;
+      single = layer->morph_weights[m];
+      acc += w * single;
+      sum += w;
+      ++count;
+    }
+    float result = rest[m];
+    if (count == 1 && sum >= job.threshold) {
+      result = single;  // exact: one layer averages to itself
+    } else if (count > 0) {
+      if (sum < job.threshold) {
+        acc += (job.threshold - sum) * rest[m];
+        sum = job.threshold;
+      }
+      result = acc / sum;
+    }
+    float o_sum = 0, o_acc = 0;
+    for (const BlendLayer* layer : over) {
+      if (layer->morph_weights.empty()) continue;
+      const float w = layer->weight * mask_weight(layer->morph_mask, m);
+      if (!(w > kTinyWeight)) continue;
+      o_acc += w * layer->morph_weights[m];
+      o_sum += w;
+    }
+    if (o_sum > 0) {
+      const float average = o_acc / o_sum;
+      result = o_sum >= 1 ? average : result + (average - result) * o_sum;
+    }
+    for (const BlendLayer* layer : add) {
+      if (layer->morph_weights.empty()) continue;
+      const float w = layer->weight * mask_weight(layer->morph_mask, m);
+      if (std::fabs(w) > kTinyWeight) result += w * layer->morph_weights[m];
+    }
+    job.morph_output[m] = result;
+  }
 }
 
 }  // namespace
@@ -93,8 +146,10 @@ Transform lerp(const Transform& a, const Transform& b, float t) {
 
 bool BlendJob::validate() const {
   const std::size_t n = rest_pose.size();
-  return output.size() >= n && std::isfinite(threshold) && threshold >= kMinBlendThreshold &&
-         layers_valid(layers, n) && layers_valid(overrides, n) && layers_valid(additives, n);
+  const std::size_t slots = rest_morph_weights.size();
+  return output.size() >= n && morph_output.size() >= slots && std::isfinite(threshold) &&
+         threshold >= kMinBlendThreshold && layers_valid(layers, n, slots) &&
+         layers_valid(overrides, n, slots) && layers_valid(additives, n, slots);
 }
 
 bool BlendJob::run() const {
@@ -138,6 +193,10 @@ bool BlendJob::run() const {
     }
 
     output[j] = result;
+  }
+  if (!rest_morph_weights.empty()) {
+    blend_morph_weights(*this, std::span(normal).first(normal_count),
+                        std::span(over).first(over_count), std::span(add).first(add_count));
   }
   return true;
 }

@@ -200,3 +200,53 @@ Result<std::vector<float>> mask_from_clip(const Skeleton& skeleton, const Clip& 
 }
 
 }  // namespace marrow
+
+namespace marrow {
+
+std::vector<float> morph_mask_from_joint_mask(std::span<const float> joint_mask,
+                                              std::span<const MorphSlots> slots,
+                                              std::size_t weight_count) {
+  std::vector<float> mask(weight_count, 0.0f);
+  for (const MorphSlots& s : slots) {
+    const float m = s.node < joint_mask.size() ? joint_mask[s.node] : 0.0f;
+    const float clamped = m > 0 ? (m < 1 ? m : 1) : 0;  // NaN reads as 0
+    for (std::uint32_t i = 0; i < s.count && s.first + i < weight_count; ++i)
+      mask[s.first + i] = clamped;
+  }
+  return mask;
+}
+
+Result<std::vector<float>> morph_mask_from_clip(const Clip& clip,
+                                                std::span<const float> reference_weights,
+                                                float tolerance) {
+  const std::string where = "morph_mask_from_clip(" + clip.name() + ")";
+  if (reference_weights.size() < clip.weight_count()) {
+    return make_error(where, std::to_string(reference_weights.size()) +
+                                 " reference weights for a clip of " +
+                                 std::to_string(clip.weight_count()) + " weights");
+  }
+  if (!(tolerance >= 0)) return make_error(where, "the tolerance must be >= 0");
+  std::vector<float> mask(reference_weights.size(), 0.0f);
+  std::vector<float> v;
+  for (const WeightTrack& track : clip.weight_tracks()) {
+    v.resize(track.weight_count);
+    const std::span<const float> times = clip.times().subspan(track.first_key, track.key_count);
+    auto measure = [&](float t, std::uint32_t k) {
+      evaluate_weight_track(clip, track, t, k, v.data());
+      for (std::uint32_t c = 0; c < track.weight_count; ++c) {
+        // Written so that a NaN difference counts as moved.
+        if (!(std::fabs(v[c] - reference_weights[track.first_weight + c]) <= tolerance))
+          mask[track.first_weight + c] = 1.0f;
+      }
+    };
+    for (std::uint32_t k = 0; k < track.key_count; ++k) {
+      measure(times[k], k);
+      if (k + 1 == track.key_count) break;
+      for (const float f : {0.25f, 0.5f, 0.75f})
+        measure(times[k] + (times[k + 1] - times[k]) * f, k);
+    }
+  }
+  return mask;
+}
+
+}  // namespace marrow

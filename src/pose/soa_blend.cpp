@@ -44,7 +44,9 @@ bool SoaBlendJob::validate() const {
 bool SoaBlendJob::run() const {
   if (!validate()) return false;
   std::array<soa_detail::LayerArg, kMaxBlendLayers> normal, over, add;
-  const auto positive = [](float w) { return w > 0; };
+  // An unmasked layer weighing kTinyWeight or less takes no part in any joint (blend.cpp).
+  constexpr float kTinyWeight = 1e-20f;
+  const auto positive = [](float w) { return w > kTinyWeight; };
   soa_detail::BlendArgs args;
   args.group_count = soa_group_count(joint_count);
   args.joint_count = joint_count;

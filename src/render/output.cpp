@@ -101,6 +101,10 @@ class Mp4Writer final : public FrameWriter {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, fds[0], 0);
     posix_spawn_file_actions_addclose(&actions, fds[0]);
+    // ffmpeg's messages go to a file of our own: they become part of marrow's one error line,
+    // and with -loglevel error any message is an error, whatever the exit status says.
+    writer->log_ = std::tmpfile();
+    if (writer->log_) posix_spawn_file_actions_adddup2(&actions, fileno(writer->log_), 2);
     const std::string size = std::to_string(width) + "x" + std::to_string(height);
     char rate[32];
     std::snprintf(rate, sizeof rate, "%.6g", fps);
@@ -143,7 +147,10 @@ class Mp4Writer final : public FrameWriter {
     writer->frame_bytes_ = static_cast<std::size_t>(width) * height * 3;
     return std::unique_ptr<FrameWriter>(std::move(writer));
   }
-  ~Mp4Writer() override { stop(); }
+  ~Mp4Writer() override {
+    stop();
+    if (log_) std::fclose(log_);
+  }
 
   Status add(const Image& frame) override {
     if (pipe_ < 0) return make_error(file_.path(), "ffmpeg is not running");
@@ -164,15 +171,20 @@ class Mp4Writer final : public FrameWriter {
     if (done < frame.rgb.size()) {
       const int status = stop();
       return make_error(file_.path(), "ffmpeg stopped reading frames (exit status " +
-                                          std::to_string(status) + ")");
+                                          std::to_string(status) + ")" + ffmpeg_says());
     }
     return {};
   }
   Status finish() override {
     const int status = stop();
     if (status != 0) {
-      return make_error(file_.path(), "ffmpeg failed (exit status " + std::to_string(status) + ")");
+      return make_error(file_.path(), "ffmpeg failed (exit status " + std::to_string(status) + ")" +
+                                          ffmpeg_says());
     }
+    // ffmpeg exits with 0 when it cannot write the file's trailer (a full disk): a message is
+    // the only sign, and the truncated file must not be renamed into place.
+    if (!ffmpeg_messages_.empty())
+      return make_error(file_.path(), "ffmpeg reported an error" + ffmpeg_says());
     std::error_code ec;
     size_ = fs::file_size(file_.temp_path(), ec);
     if (ec || size_ == 0) return make_error(file_.path(), "ffmpeg wrote nothing");
@@ -194,55 +206,34 @@ class Mp4Writer final : public FrameWriter {
     }
     pid_ = -1;
     status_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (log_) {
+      std::rewind(log_);
+      char buffer[4096];
+      const std::size_t n = std::fread(buffer, 1, sizeof buffer, log_);
+      ffmpeg_messages_.assign(buffer, n);
+      while (!ffmpeg_messages_.empty() &&
+             std::isspace(static_cast<unsigned char>(ffmpeg_messages_.back())))
+        ffmpeg_messages_.pop_back();
+    }
     return status_;
+  }
+  // ": <ffmpeg's last message line>", or nothing.
+  std::string ffmpeg_says() const {
+    if (ffmpeg_messages_.empty()) return {};
+    const std::size_t line = ffmpeg_messages_.find_last_of('\n');
+    return ": " + ffmpeg_messages_.substr(line == std::string::npos ? 0 : line + 1);
   }
   AtomicFile file_;
   pid_t pid_ = -1;
   int pipe_ = -1;
   int status_ = -1;
+  std::FILE* log_ = nullptr;  // ffmpeg's stderr
+  std::string ffmpeg_messages_;
   std::size_t frame_bytes_ = 0;
   std::uint64_t size_ = 0;
 };
 
-// Temporaries open right now, for the signal handler: fixed storage, written before a slot is
-// marked used, so the handler (which may only call async-signal-safe functions) reads whole
-// paths.
-constexpr int kTrackedFiles = 8;
-constexpr std::size_t kTrackedPath = 4096;
-char tracked_paths[kTrackedFiles][kTrackedPath];
-volatile sig_atomic_t tracked_used[kTrackedFiles];
-
-int track(const std::string& temp) {
-  if (temp.size() >= kTrackedPath) return -1;
-  for (int i = 0; i < kTrackedFiles; ++i) {
-    if (tracked_used[i]) continue;
-    std::memcpy(tracked_paths[i], temp.c_str(), temp.size() + 1);
-    tracked_used[i] = 1;
-    return i;
-  }
-  return -1;
-}
-
-void untrack(int slot) {
-  if (slot >= 0) tracked_used[slot] = 0;
-}
-
-extern "C" void remove_temporaries_and_reraise(int signal_number) {
-  for (int i = 0; i < kTrackedFiles; ++i) {
-    if (tracked_used[i]) ::unlink(tracked_paths[i]);
-  }
-  ::signal(signal_number, SIG_DFL);
-  ::raise(signal_number);
-}
-
 }  // namespace
-
-void remove_temporaries_on_signal() {
-  struct sigaction action {};
-  action.sa_handler = remove_temporaries_and_reraise;
-  sigemptyset(&action.sa_mask);
-  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaction(s, &action, nullptr);
-}
 
 Result<OutputFormat> output_format_of(const std::string& path) {
   const std::string ext = lower(fs::path(path).extension().string());
@@ -251,79 +242,6 @@ Result<OutputFormat> output_format_of(const std::string& path) {
   if (ext == ".mp4") return OutputFormat::kMp4;
   return make_error(
       path, "unknown output format '" + ext + "' (the extension chooses it: .png, .gif or .mp4)");
-}
-
-Result<AtomicFile> AtomicFile::create(const std::string& path) {
-  const fs::path target(path);
-  if (target.filename().empty()) return make_error(path, "names a folder, not a file");
-  fs::path folder = target.parent_path();
-  if (folder.empty()) folder = ".";
-  std::error_code ec;
-  if (!fs::is_directory(folder, ec)) {
-    return make_error(path, "folder '" + folder.string() + "' does not exist");
-  }
-  if (fs::is_directory(target, ec)) return make_error(path, "is a folder");
-  std::string temp = (folder / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
-  const int fd = mkstemp(temp.data());
-  if (fd < 0)
-    return make_error(path, std::string("cannot create a file there: ") + std::strerror(errno));
-  fchmod(fd, 0644);
-  AtomicFile file;
-  file.path_ = path;
-  file.temp_path_ = temp;
-  file.fd_ = fd;
-  file.slot_ = track(temp);
-  return file;
-}
-
-AtomicFile::AtomicFile(AtomicFile&& other) noexcept
-    : path_(std::move(other.path_)),
-      temp_path_(std::move(other.temp_path_)),
-      fd_(other.fd_),
-      slot_(other.slot_),
-      committed_(other.committed_) {
-  other.fd_ = -1;
-  other.slot_ = -1;
-  other.committed_ = true;  // the moved-from object owns nothing to remove
-  other.temp_path_.clear();
-}
-
-AtomicFile::~AtomicFile() {
-  close_descriptor();
-  if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
-  untrack(slot_);
-}
-
-void AtomicFile::close_descriptor() {
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = -1;
-}
-
-Status AtomicFile::write(std::span<const std::uint8_t> bytes) {
-  if (fd_ < 0) return make_error(path_, "not open for writing");
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return make_error(path_, std::string("write failed: ") + std::strerror(errno));
-    done += static_cast<std::size_t>(n);
-  }
-  return {};
-}
-
-Status AtomicFile::commit() {
-  if (fd_ >= 0) {
-    const int rc = ::close(fd_);
-    fd_ = -1;
-    if (rc != 0) return make_error(path_, std::string("write failed: ") + std::strerror(errno));
-  }
-  if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
-    return make_error(path_, std::string("cannot rename into place: ") + std::strerror(errno));
-  }
-  committed_ = true;
-  untrack(slot_);
-  slot_ = -1;
-  return {};
 }
 
 std::vector<std::uint8_t> encode_png(const Image& image) {

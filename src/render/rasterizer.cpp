@@ -36,17 +36,18 @@ Vec4 lerp4(const Vec4& a, const Vec4& b, float t) {
 // Clipping runs in double: a corner far outside the view (a ground plane kilometres long) makes
 // the intersection a difference of large numbers, which float would round to garbage.
 struct ClipPoint {
-  double x, y, z, w, r, g, b;
+  double x, y, z, w, r, g, b, a, u, v;
 };
 
-ClipPoint lerp_point(const ClipPoint& a, const ClipPoint& b, double t) {
-  return {a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t,
-          a.w + (b.w - a.w) * t, a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t,
-          a.b + (b.b - a.b) * t};
+ClipPoint lerp_point(const ClipPoint& p, const ClipPoint& q, double t) {
+  return {p.x + (q.x - p.x) * t, p.y + (q.y - p.y) * t, p.z + (q.z - p.z) * t,
+          p.w + (q.w - p.w) * t, p.r + (q.r - p.r) * t, p.g + (q.g - p.g) * t,
+          p.b + (q.b - p.b) * t, p.a + (q.a - p.a) * t, p.u + (q.u - p.u) * t,
+          p.v + (q.v - p.v) * t};
 }
 
 std::uint8_t to_byte(float v) {
-  v = v < 0 ? 0 : (v > 1 ? 1 : v);
+  v = v > 0 ? (v > 1 ? 1 : v) : 0;  // NaN becomes 0
   return static_cast<std::uint8_t>(v * 255.0f + 0.5f);
 }
 
@@ -134,6 +135,10 @@ void Rasterizer::draw_mesh(const Camera& camera, const MeshDraw& mesh, const Lig
       color_scratch_[2 * v + 1] = shade(mesh.normals[v], base, true);
     }
   }
+  const bool per_vertex_alpha = mesh.alphas.size() >= n;
+  const bool textured = mesh.texture && mesh.uvs.size() >= n;
+  const Surface surface{textured ? mesh.texture : nullptr, mesh.alpha_mode, mesh.alpha_cutoff,
+                        mesh.write_depth};
   const Vec3 eye = camera.eye();
   for (std::size_t i = 0; i + 2 < mesh.indices.size(); i += 3) {
     const std::uint32_t ia = mesh.indices[i], ib = mesh.indices[i + 1], ic = mesh.indices[i + 2];
@@ -144,41 +149,57 @@ void Rasterizer::draw_mesh(const Camera& camera, const MeshDraw& mesh, const Lig
     const Vec3 eye_dir = eye - pa;
     const bool faces_away = dot(face, eye_dir) < 0;
     if (faces_away) face = -face;
-    const Vec4 clip[3] = {clip_scratch_[ia], clip_scratch_[ib], clip_scratch_[ic]};
-    Vec3 color[3];
+    ClipCorner corners[3];
     const std::uint32_t idx[3] = {ia, ib, ic};
     for (int k = 0; k < 3; ++k) {
-      if (smooth) {
+      ClipCorner& c = corners[k];
+      c.position = clip_scratch_[idx[k]];
+      const Vec3 base = per_vertex_color ? mesh.colors[idx[k]] : mesh.color;
+      if (!mesh.lit) {
+        c.color = base;
+      } else if (smooth) {
         // A triangle wound away from the viewer is lit from its other side.
-        color[k] = color_scratch_[2 * idx[k] + (faces_away ? 1 : 0)];
+        c.color = color_scratch_[2 * idx[k] + (faces_away ? 1 : 0)];
       } else {
-        color[k] = shade(face, per_vertex_color ? mesh.colors[idx[k]] : mesh.color, false);
+        c.color = shade(face, base, false);
+      }
+      c.alpha = per_vertex_alpha ? mesh.alphas[idx[k]] : mesh.alpha;
+      if (textured) {
+        c.u = mesh.uvs[idx[k]][0];
+        c.v = mesh.uvs[idx[k]][1];
       }
     }
-    draw_clip_triangle(clip, color);
+    draw_clip_triangle(corners, surface);
   }
 }
 
 void Rasterizer::draw_clip_triangle(const Vec4 clip[3], const Vec3 color[3]) {
+  const ClipCorner corners[3] = {{clip[0], color[0]}, {clip[1], color[1]}, {clip[2], color[2]}};
+  draw_clip_triangle(corners, Surface{});
+}
+
+void Rasterizer::draw_clip_triangle(const ClipCorner corner[3], const Surface& surface) {
   unsigned outside_all = 0x3f, outside_any = 0;
   for (int k = 0; k < 3; ++k) {
     unsigned outside = 0;
     for (int p = 0; p < 6; ++p) {
       // NaN coordinates count as outside every plane.
-      if (!(plane_distance(clip[k], p) >= 0)) outside |= 1u << p;
+      if (!(plane_distance(corner[k].position, p) >= 0)) outside |= 1u << p;
     }
     outside_all &= outside;
     outside_any |= outside;
   }
   if (outside_all) return;  // wholly beyond one plane
   if (!outside_any) {       // wholly inside: the common case
-    fill_triangle({clip[0], color[0]}, {clip[1], color[1]}, {clip[2], color[2]});
+    fill_triangle(corner[0], corner[1], corner[2], surface);
     return;
   }
   ClipPoint poly[kMaxClipVertices], next[kMaxClipVertices];
   int count = 3;
   for (int k = 0; k < 3; ++k) {
-    poly[k] = {clip[k].x, clip[k].y, clip[k].z, clip[k].w, color[k].x, color[k].y, color[k].z};
+    const ClipCorner& c = corner[k];
+    poly[k] = {c.position.x, c.position.y, c.position.z, c.position.w, c.color.x,
+               c.color.y,    c.color.z,    c.alpha,      c.u,          c.v};
   }
   // Sutherland-Hodgman against each plane the triangle crosses.
   for (int p = 0; p < 6 && count > 0; ++p) {
@@ -199,18 +220,23 @@ void Rasterizer::draw_clip_triangle(const Vec4 clip[3], const Vec3 color[3]) {
     std::copy(next, next + count, poly);
   }
   if (count < 3) return;
-  ClipVertex corners[kMaxClipVertices];
+  ClipCorner corners[kMaxClipVertices];
   for (int k = 0; k < count; ++k) {
     const ClipPoint& q = poly[k];
     corners[k] = {{static_cast<float>(q.x), static_cast<float>(q.y), static_cast<float>(q.z),
                    static_cast<float>(q.w)},
-                  {static_cast<float>(q.r), static_cast<float>(q.g), static_cast<float>(q.b)}};
+                  {static_cast<float>(q.r), static_cast<float>(q.g), static_cast<float>(q.b)},
+                  static_cast<float>(q.a),
+                  static_cast<float>(q.u),
+                  static_cast<float>(q.v)};
   }
-  for (int k = 1; k + 1 < count; ++k) fill_triangle(corners[0], corners[k], corners[k + 1]);
+  for (int k = 1; k + 1 < count; ++k)
+    fill_triangle(corners[0], corners[k], corners[k + 1], surface);
 }
 
-void Rasterizer::fill_triangle(const ClipVertex& a, const ClipVertex& b, const ClipVertex& c) {
-  const ClipVertex* v[3] = {&a, &b, &c};
+void Rasterizer::fill_triangle(const ClipCorner& a, const ClipCorner& b, const ClipCorner& c,
+                               const Surface& surface) {
+  const ClipCorner* v[3] = {&a, &b, &c};
   float sx[3], sy[3], sz[3], inv_w[3];
   const float w = static_cast<float>(image_.width), h = static_cast<float>(image_.height);
   for (int k = 0; k < 3; ++k) {
@@ -250,6 +276,31 @@ void Rasterizer::fill_triangle(const ClipVertex& a, const ClipVertex& b, const C
   const float zs[3] = {sz[o0], sz[o1], sz[o2]};
   const float iw[3] = {inv_w[o0], inv_w[o1], inv_w[o2]};
   const Vec3 col[3] = {v[o0]->color * iw[0], v[o1]->color * iw[1], v[o2]->color * iw[2]};
+  const float al[3] = {v[o0]->alpha * iw[0], v[o1]->alpha * iw[1], v[o2]->alpha * iw[2]};
+  const Texture* texture = surface.texture;
+  const bool blend = surface.alpha_mode == AlphaMode::kBlend;
+  const bool mask = surface.alpha_mode == AlphaMode::kMask;
+  // Texture coordinates over w are affine in screen space, as is 1/w; their screen gradients
+  // (d/dx of a barycentric weight is -ey/area, d/dy is ex/area) give each pixel's texture
+  // footprint, hence its mip level.
+  float us[3] = {}, vs[3] = {}, grad_u[2] = {}, grad_v[2] = {}, grad_q[2] = {};
+  float texture_w = 0, texture_h = 0;
+  if (texture) {
+    texture_w = static_cast<float>(texture->width());
+    texture_h = static_cast<float>(texture->height());
+    const int o[3] = {o0, o1, o2};
+    for (int k = 0; k < 3; ++k) {
+      us[k] = v[o[k]]->u * iw[k];
+      vs[k] = v[o[k]]->v * iw[k];
+      const float dbx = -ey[k] * inv_area, dby = ex[k] * inv_area;
+      grad_u[0] += dbx * us[k];
+      grad_u[1] += dby * us[k];
+      grad_v[0] += dbx * vs[k];
+      grad_v[1] += dby * vs[k];
+      grad_q[0] += dbx * iw[k];
+      grad_q[1] += dby * iw[k];
+    }
+  }
 
   for (int y = min_y; y <= max_y; ++y) {
     const float py = y + 0.5f;
@@ -275,12 +326,38 @@ void Rasterizer::fill_triangle(const ClipVertex& a, const ClipVertex& b, const C
       const float b0 = e[0] * inv_area, b1 = e[1] * inv_area, b2 = e[2] * inv_area;
       const float z = b0 * zs[0] + b1 * zs[1] + b2 * zs[2];
       if (!(z < depth_row[x]) || z < 0) continue;
-      depth_row[x] = z;
       const float wsum = b0 * iw[0] + b1 * iw[1] + b2 * iw[2];
-      const Vec3 rgb = (col[0] * b0 + col[1] * b1 + col[2] * b2) * (1 / wsum);
-      row[x * 3] = to_byte(rgb.x);
-      row[x * 3 + 1] = to_byte(rgb.y);
-      row[x * 3 + 2] = to_byte(rgb.z);
+      const float inv_wsum = 1 / wsum;
+      Vec3 rgb = (col[0] * b0 + col[1] * b1 + col[2] * b2) * inv_wsum;
+      float alpha = (al[0] * b0 + al[1] * b1 + al[2] * b2) * inv_wsum;
+      if (texture) {
+        const float u = (us[0] * b0 + us[1] * b1 + us[2] * b2) * inv_wsum;
+        const float t = (vs[0] * b0 + vs[1] * b1 + vs[2] * b2) * inv_wsum;
+        // d(u)/dx = (d(u/w)/dx - u d(1/w)/dx) w, in texels.
+        const float dudx = (grad_u[0] - u * grad_q[0]) * inv_wsum * texture_w;
+        const float dvdx = (grad_v[0] - t * grad_q[0]) * inv_wsum * texture_h;
+        const float dudy = (grad_u[1] - u * grad_q[1]) * inv_wsum * texture_w;
+        const float dvdy = (grad_v[1] - t * grad_q[1]) * inv_wsum * texture_h;
+        const float rho2 = std::max(dudx * dudx + dvdx * dvdx, dudy * dudy + dvdy * dvdy);
+        const float lod = rho2 > 1 ? 0.5f * std::log2(rho2) : 0.0f;
+        const std::array<float, 4> texel = texture->sample(u, t, lod);
+        rgb = {rgb.x * texel[0], rgb.y * texel[1], rgb.z * texel[2]};
+        alpha *= texel[3];
+      }
+      if (mask && !(alpha >= surface.alpha_cutoff)) continue;
+      std::uint8_t* p = &row[x * 3];
+      if (blend) {
+        // Over what is behind; the depth stays that of what is behind unless asked.
+        if (surface.write_depth) depth_row[x] = z;
+        const float a = std::clamp(alpha, 0.0f, 1.0f);
+        constexpr float k = 1.0f / 255.0f;
+        rgb = rgb * a + Vec3{p[0] * k, p[1] * k, p[2] * k} * (1 - a);
+      } else {
+        depth_row[x] = z;
+      }
+      p[0] = to_byte(rgb.x);
+      p[1] = to_byte(rgb.y);
+      p[2] = to_byte(rgb.z);
     }
   }
 }

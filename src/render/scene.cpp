@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <map>
+#include <tuple>
 #include <unordered_map>
 
 namespace marrow::render {
@@ -36,6 +39,57 @@ std::string right_partner(const std::string& n) {
 Vec3 normalized(Vec3 v) {
   const float l = length(v);
   return l > 0 ? v * (1 / l) : v;
+}
+
+// A linear colour (glTF factors and vertex colours) as the display value the rasterizer
+// works in.
+Vec3 encode(float r, float g, float b) {
+  return {linear_to_srgb(r), linear_to_srgb(g), linear_to_srgb(b)};
+}
+
+// The encoded bytes of an image: embedded, or read from its file (at most 256 MiB).
+Result<std::vector<std::uint8_t>> image_bytes(const MaterialImage& image) {
+  if (!image.bytes.empty()) return image.bytes;
+  if (image.path.empty()) return Error{"no data"};
+  std::ifstream in(image.path, std::ios::binary | std::ios::ate);
+  if (!in) return Error{"cannot open " + image.path};
+  const std::streamoff size = in.tellg();
+  if (size <= 0 || size > (std::streamoff{1} << 28)) return Error{image.path + ": bad size"};
+  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
+  in.seekg(0);
+  if (!in.read(reinterpret_cast<char*>(bytes.data()), size))
+    return Error{"cannot read " + image.path};
+  return bytes;
+}
+
+// The ground's grid as a texture: one cell, a light tile with a darker line along two edges,
+// repeated by the sampler (mip-mapped, so the far grid greys out instead of shimmering).
+Texture grid_texture() {
+  constexpr int kSide = 64, kLine = 2;
+  std::vector<std::uint8_t> rgba(kSide * kSide * 4);
+  for (int y = 0; y < kSide; ++y) {
+    for (int x = 0; x < kSide; ++x) {
+      const bool line =
+          x < kLine / 2 || x >= kSide - kLine / 2 || y < kLine / 2 || y >= kSide - kLine / 2;
+      const std::uint8_t v = line ? 150 : 228;
+      std::uint8_t* p = &rgba[(static_cast<std::size_t>(y) * kSide + x) * 4];
+      p[0] = v;
+      p[1] = v;
+      p[2] = static_cast<std::uint8_t>(v + (line ? 6 : 2));
+      p[3] = 255;
+    }
+  }
+  return Texture::from_rgba(kSide, kSide, rgba).value();
+}
+
+// A round grid spacing (1, 2 or 5 times a power of ten) near a sixth of `height`.
+float round_spacing(float height) {
+  const float raw = std::max(height, 1e-6f) / 6;
+  const float p = std::pow(10.0f, std::floor(std::log10(raw)));
+  for (float m : {1.0f, 2.0f, 5.0f}) {
+    if (m * p >= raw * 0.7f) return m * p;
+  }
+  return 10 * p;
 }
 
 }  // namespace
@@ -160,6 +214,43 @@ Result<SceneRenderer> SceneRenderer::create(const Asset& asset, const SceneStyle
     }
   }
   bool any_weight = false;
+  const MorphLayout morphs = MorphLayout::build(asset.meshes);
+  r.default_weights_.assign(morphs.default_weights().begin(), morphs.default_weights().end());
+  // Textures: each (image, wrap) pair the meshes' materials use, decoded once. A failure is
+  // one note for all, and those meshes keep their material's colour.
+  std::map<std::tuple<int, TextureWrap, TextureWrap>, int> texture_of;
+  std::vector<std::string> unreadable;
+  std::vector<bool> image_failed(asset.images.size(), false);
+  auto texture_for = [&](const SkinnedMesh& mesh) -> int {
+    if (!style.textures || !style.weights_joint.empty() || mesh.material < 0 ||
+        static_cast<std::size_t>(mesh.material) >= asset.materials.size() ||
+        mesh.uvs.size() != mesh.vertex_count())
+      return -1;
+    const Material& m = asset.materials[static_cast<std::size_t>(mesh.material)];
+    if (m.base_color_texture < 0 ||
+        static_cast<std::size_t>(m.base_color_texture) >= asset.images.size())
+      return -1;
+    const auto key = std::make_tuple(m.base_color_texture, m.wrap_u, m.wrap_v);
+    if (const auto it = texture_of.find(key); it != texture_of.end()) return it->second;
+    const std::size_t image_index = static_cast<std::size_t>(m.base_color_texture);
+    const MaterialImage& image = asset.images[image_index];
+    int index = -1;
+    if (!image_failed[image_index]) {
+      const std::string name = image.path.empty() ? "image '" + image.name + "'" : image.path;
+      Result<std::vector<std::uint8_t>> bytes = image_bytes(image);
+      Result<Texture> texture = bytes ? Texture::decode(*bytes, name, m.wrap_u, m.wrap_v)
+                                      : Result<Texture>(bytes.error());
+      if (texture) {
+        index = static_cast<int>(r.textures_.size());
+        r.textures_.emplace_back(std::move(texture).value());
+      } else {
+        image_failed[image_index] = true;
+        unreadable.push_back(texture.error().message);
+      }
+    }
+    texture_of.emplace(key, index);
+    return index;
+  };
   for (const SkinnedMesh& mesh : asset.meshes) {
     MeshState state;
     state.mesh = &mesh;
@@ -178,9 +269,21 @@ Result<SceneRenderer> SceneRenderer::create(const Asset& asset, const SceneStyle
       state.skinning = std::move(built).value();
       state.palette.resize(state.skin->joints.size());
     }
+    if (!mesh.morph_targets.empty()) {
+      Result<MorphMesh> morph = MorphMesh::build(mesh, state.skinning ? &*state.skinning : nullptr);
+      if (!morph) return make_error(asset.source, morph.error().message);
+      state.morph = std::move(morph).value();
+      state.morphed = MorphedVertices::create(*state.morph);
+      state.first_weight = morphs.find(mesh.node)->first;
+    }
     state.positions.resize(n);
     if (mesh.normals.size() == n) state.normals.resize(n);
+    state.texture = texture_for(mesh);
+    r.set_materials(state, mesh);
     if (weights_joint) {
+      state.texture = -1;
+      state.alphas.clear();
+      state.alpha_mode = AlphaMode::kOpaque;
       state.colors.assign(n, heat_color(0));
       if (state.skin) {
         const auto& joints = state.skin->joints;
@@ -200,6 +303,11 @@ Result<SceneRenderer> SceneRenderer::create(const Asset& asset, const SceneStyle
       }
     }
     r.meshes_.push_back(std::move(state));
+  }
+  if (!unreadable.empty()) {
+    std::string note = "drawn in the material's colour: ";
+    for (std::size_t i = 0; i < unreadable.size(); ++i) note += (i ? "; " : "") + unreadable[i];
+    r.notes_.push_back(note);
   }
   if (weights_joint && !any_weight) {
     r.notes_.push_back("no vertex is weighted to joint '" + style.weights_joint +
@@ -247,37 +355,222 @@ Result<SceneRenderer> SceneRenderer::create(const Asset& asset, const SceneStyle
   return r;
 }
 
-bool SceneRenderer::set_pose(std::span<const Mat4> model) {
+void SceneRenderer::set_materials(MeshState& state, const SkinnedMesh& mesh) {
+  const std::size_t n = mesh.vertex_count();
+  const Material* m =
+      mesh.material >= 0 && static_cast<std::size_t>(mesh.material) < asset_->materials.size()
+          ? &asset_->materials[static_cast<std::size_t>(mesh.material)]
+          : nullptr;
+  if (!m) {
+    state.color = style_.mesh_color;
+    // Vertex colours alone (an OBJ or .X with colours and no material) still show.
+    if (mesh.colors.size() == n) {
+      state.colors.resize(n);
+      for (std::size_t v = 0; v < n; ++v)
+        state.colors[v] = encode(mesh.colors[v][0], mesh.colors[v][1], mesh.colors[v][2]);
+    }
+    return;
+  }
+  const auto& f = m->base_color_factor;
+  state.color = encode(f[0], f[1], f[2]);
+  state.alpha = f[3];
+  state.alpha_mode = m->alpha_mode;
+  state.alpha_cutoff = m->alpha_cutoff;
+  if (mesh.colors.size() == n) {
+    // glTF: the base colour is factor x texture x COLOR_0, all linear.
+    state.colors.resize(n);
+    state.alphas.resize(n);
+    for (std::size_t v = 0; v < n; ++v) {
+      const auto& c = mesh.colors[v];
+      state.colors[v] = encode(c[0] * f[0], c[1] * f[1], c[2] * f[2]);
+      state.alphas[v] = c[3] * f[3];
+    }
+  }
+}
+
+void SceneRenderer::place_ground(std::span<const Vec3> points, const Orientation& orientation) {
+  ground_.reset();
+  if (!style_.ground || points.empty()) return;
+  Ground g;
+  g.up = normalized(orientation.up);
+  g.forward = normalized(orientation.forward - g.up * dot(orientation.forward, g.up));
+  g.right = cross(g.forward, g.up);
+  float low = 1e30f, high = -1e30f, min_r = 1e30f, max_r = -1e30f, min_f = 1e30f, max_f = -1e30f;
+  for (const Vec3& p : points) {
+    if (!is_finite(p)) continue;
+    low = std::min(low, dot(p, g.up));
+    high = std::max(high, dot(p, g.up));
+    min_r = std::min(min_r, dot(p, g.right));
+    max_r = std::max(max_r, dot(p, g.right));
+    min_f = std::min(min_f, dot(p, g.forward));
+    max_f = std::max(max_f, dot(p, g.forward));
+  }
+  if (!(low <= high)) return;
+  const float width = std::max(max_r - min_r, max_f - min_f);
+  g.height = std::max(high - low, 1e-3f * std::max(width, 1.0f));
+  // Wide enough to read as a floor in every preset's view; the grid fades out at the rim.
+  g.size = std::max(width, 0.5f * g.height) + 2.5f * g.height;
+  g.level = low;
+  g.spacing = round_spacing(g.height);
+  g.cells = 64;
+  const float centre_r = 0.5f * (min_r + max_r), centre_f = 0.5f * (min_f + max_f);
+  g.origin = g.right * (centre_r - g.size / 2) + g.forward * (centre_f - g.size / 2) + g.up * low;
+  const int side = g.cells + 1;
+  const float cell = g.size / g.cells;
+  for (int j = 0; j < side; ++j) {
+    for (int i = 0; i < side; ++i) {
+      const Vec3 p = g.origin + g.right * (i * cell) + g.forward * (j * cell);
+      g.positions.push_back(p);
+      g.uvs.push_back({dot(p, g.right) / g.spacing, dot(p, g.forward) / g.spacing});
+      // Alpha 1 inside a disc, falling smoothly to 0 at the square's inscribed circle.
+      const float dx = (i - g.cells * 0.5f) / (g.cells * 0.5f);
+      const float dy = (j - g.cells * 0.5f) / (g.cells * 0.5f);
+      const float t = std::clamp((std::sqrt(dx * dx + dy * dy) - 0.55f) / 0.45f, 0.0f, 1.0f);
+      g.alphas.push_back(1 - t * t * (3 - 2 * t));
+    }
+  }
+  for (int j = 0; j < g.cells; ++j) {
+    for (int i = 0; i < g.cells; ++i) {
+      const auto a = static_cast<std::uint32_t>(j * side + i);
+      const auto b = a + 1, c = a + static_cast<std::uint32_t>(side), d = c + 1;
+      g.indices.insert(g.indices.end(), {a, b, d, a, d, c});
+    }
+  }
+  g.colors.assign(g.positions.size(), Vec3{1, 1, 1});
+  const std::size_t cells = static_cast<std::size_t>(g.cells) * g.cells;
+  g.nearest.assign(cells, 0);
+  g.shadow.assign(cells, 0);
+  g.scratch.assign(cells, 0);
+  g.grid = grid_texture();
+  ground_ = std::move(g);
+  update_shadow();
+}
+
+// The contact shadow: per ground cell, the lowest point of the character above it; the closer
+// to the ground, the darker (quadratic fall-off over a third of the character's height); then
+// blurred (a 5-tap binomial filter each way) so it is soft, and spread to the ground's
+// vertices.
+void SceneRenderer::update_shadow() {
+  if (!ground_) return;
+  Ground& g = *ground_;
+  const float kNone = 1e30f;
+  std::fill(g.nearest.begin(), g.nearest.end(), kNone);
+  const float cell = g.size / g.cells;
+  auto splat = [&](Vec3 p) {
+    const Vec3 d = p - g.origin;
+    const float fi = dot(d, g.right) / cell, fj = dot(d, g.forward) / cell;
+    if (!(fi >= 0 && fj >= 0 && fi < g.cells && fj < g.cells)) return;
+    const std::size_t k = static_cast<std::size_t>(fj) * g.cells + static_cast<std::size_t>(fi);
+    g.nearest[k] = std::min(g.nearest[k], std::max(0.0f, dot(d, g.up)));
+  };
+  bool any_mesh = false;
+  for (const MeshState& state : meshes_) {
+    for (const Vec3& p : state.positions) splat(p);
+    any_mesh = any_mesh || !state.positions.empty();
+  }
+  if (!any_mesh) {
+    for (JointIndex j : overlay_joints_) splat(joint_positions_[j]);
+  }
+  const float reach = g.height / 3;
+  for (std::size_t k = 0; k < g.nearest.size(); ++k) {
+    const float t = g.nearest[k] >= kNone ? 1.0f : std::min(1.0f, g.nearest[k] / reach);
+    g.shadow[k] = 0.9f * (1 - t) * (1 - t);
+  }
+  const int n = g.cells;
+  auto blur = [&](bool along_rows) {
+    for (int j = 0; j < n; ++j) {
+      for (int i = 0; i < n; ++i) {
+        float sum = 0;
+        constexpr float kTaps[5] = {1 / 16.0f, 4 / 16.0f, 6 / 16.0f, 4 / 16.0f, 1 / 16.0f};
+        for (int t = -2; t <= 2; ++t) {
+          const int ii = along_rows ? std::clamp(i + t, 0, n - 1) : i;
+          const int jj = along_rows ? j : std::clamp(j + t, 0, n - 1);
+          sum += kTaps[t + 2] * g.shadow[static_cast<std::size_t>(jj) * n + ii];
+        }
+        g.scratch[static_cast<std::size_t>(j) * n + i] = sum;
+      }
+    }
+    std::swap(g.shadow, g.scratch);
+  };
+  blur(true);
+  blur(false);
+  const int side = n + 1;
+  for (int j = 0; j < side; ++j) {
+    for (int i = 0; i < side; ++i) {
+      float sum = 0;
+      int count = 0;
+      for (int dj = -1; dj <= 0; ++dj) {
+        for (int di = -1; di <= 0; ++di) {
+          const int ci = i + di, cj = j + dj;
+          if (ci < 0 || cj < 0 || ci >= n || cj >= n) continue;
+          sum += g.shadow[static_cast<std::size_t>(cj) * n + ci];
+          ++count;
+        }
+      }
+      const float dark = count ? sum / count : 0;
+      g.colors[static_cast<std::size_t>(j) * side + i] = Vec3{1, 1, 1} * (1 - dark);
+    }
+  }
+}
+
+float SceneRenderer::shadow_at(Vec3 point) const {
+  if (!ground_) return 0;
+  const Ground& g = *ground_;
+  const float cell = g.size / g.cells;
+  const Vec3 d = point - g.origin;
+  const long i = std::lround(dot(d, g.right) / cell), j = std::lround(dot(d, g.forward) / cell);
+  if (i < 0 || j < 0 || i > g.cells || j > g.cells) return 0;
+  return 1 - g.colors[static_cast<std::size_t>(j) * (g.cells + 1) + static_cast<std::size_t>(i)].x;
+}
+
+bool SceneRenderer::set_pose(std::span<const Mat4> model, std::span<const float> morph_weights) {
   const Skeleton& skeleton = asset_->skeleton;
   if (model.size() < skeleton.size()) return false;
+  if (morph_weights.size() < default_weights_.size()) morph_weights = default_weights_;
   for (std::size_t j = 0; j < skeleton.size(); ++j) joint_positions_[j] = model[j].translation();
   for (MeshState& state : meshes_) {
     const SkinnedMesh& mesh = *state.mesh;
+    // Morph targets first, in bind space: the face moves, then the bones carry it.
+    const bool morphed = state.morph && MorphJob{&*state.morph,
+                                                 morph_weights.subspan(state.first_weight,
+                                                                       mesh.morph_targets.size()),
+                                                 &state.morphed}
+                                            .run();
     if (state.skinning) {
       // glTF's rule, which every importer follows: a skinned mesh is placed by its joints alone.
       compute_skinning_palette(*state.skin, model, state.palette);
       SkinningOutput out{state.positions, state.normals, {}};
-      if (!skin(*state.skinning, state.palette, style_.method, out)) {
-        std::fill(state.positions.begin(), state.positions.end(), Vec3{});
-      }
+      const std::size_t n = state.positions.size();
+      const bool done =
+          morphed ? skin(*state.skinning, state.morphed, state.palette, style_.method, out, 0, n)
+                  : skin(*state.skinning, state.palette, style_.method, out);
+      if (!done) std::fill(state.positions.begin(), state.positions.end(), Vec3{});
       continue;
     }
+    const std::span<const Vec3> bind_positions =
+        morphed ? std::span<const Vec3>(state.morphed.positions).first(mesh.positions.size())
+                : std::span<const Vec3>(mesh.positions);
+    const std::span<const Vec3> bind_normals =
+        morphed && !state.morphed.normals.empty()
+            ? std::span<const Vec3>(state.morphed.normals).first(mesh.normals.size())
+            : std::span<const Vec3>(mesh.normals);
     const Mat4 place = mesh.node < skeleton.size() ? model[mesh.node] : Mat4::identity();
-    for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
-      state.positions[v] = transform_point(place, mesh.positions[v]);
+    for (std::size_t v = 0; v < bind_positions.size(); ++v) {
+      state.positions[v] = transform_point(place, bind_positions[v]);
     }
     if (!state.normals.empty()) {
       // Normals go through the inverse transpose (right under non-uniform scale).
       Mat4 inverse;
       if (!invert_affine(place, inverse)) inverse = Mat4::identity();
-      for (std::size_t v = 0; v < mesh.normals.size(); ++v) {
-        const Vec3 n = mesh.normals[v];
+      for (std::size_t v = 0; v < bind_normals.size(); ++v) {
+        const Vec3 n = bind_normals[v];
         state.normals[v] = {inverse.m[0] * n.x + inverse.m[1] * n.y + inverse.m[2] * n.z,
                             inverse.m[4] * n.x + inverse.m[5] * n.y + inverse.m[6] * n.z,
                             inverse.m[8] * n.x + inverse.m[9] * n.y + inverse.m[10] * n.z};
       }
     }
   }
+  update_shadow();
   return true;
 }
 
@@ -306,14 +599,40 @@ void SceneRenderer::extreme_points(std::vector<Vec3>& out) const {
 
 void SceneRenderer::draw(Rasterizer& rasterizer, const Camera& camera) const {
   rasterizer.clear_gradient(style_.background_top, style_.background_bottom);
-  for (const MeshState& state : meshes_) {
+  if (ground_) {
+    const Ground& g = *ground_;
     MeshDraw draw;
-    draw.positions = state.positions;
-    draw.indices = state.mesh->indices;
-    draw.normals = state.normals;
-    draw.colors = state.colors;
-    draw.color = style_.mesh_color;
+    draw.positions = g.positions;
+    draw.indices = g.indices;
+    draw.colors = g.colors;
+    draw.alphas = g.alphas;
+    draw.uvs = g.uvs;
+    draw.texture = &*g.grid;
+    draw.alpha_mode = AlphaMode::kBlend;  // fades into the background at its rim
+    draw.lit = false;
     rasterizer.draw_mesh(camera, draw);
+  }
+  // Opaque and masked meshes first; blended ones over them, without writing depth.
+  for (const bool blended : {false, true}) {
+    for (const MeshState& state : meshes_) {
+      if ((state.alpha_mode == AlphaMode::kBlend) != blended) continue;
+      MeshDraw draw;
+      draw.positions = state.positions;
+      draw.indices = state.mesh->indices;
+      draw.normals = state.normals;
+      draw.colors = state.colors;
+      draw.color = state.color;
+      draw.alphas = state.alphas;
+      draw.alpha = state.alpha;
+      if (state.texture >= 0) {
+        draw.texture = &*textures_[static_cast<std::size_t>(state.texture)];
+        draw.uvs = state.mesh->uvs;
+      }
+      draw.alpha_mode = state.alpha_mode;
+      draw.alpha_cutoff = state.alpha_cutoff;
+      draw.write_depth = !blended;
+      rasterizer.draw_mesh(camera, draw);
+    }
   }
   if (!style_.skeleton && !meshes_.empty()) return;
   // Bones: a line from each overlay joint to its parent when the parent is drawn too (a scene

@@ -15,10 +15,8 @@ bool check(const SkinningMesh& mesh, std::size_t palette_size, const SkinningOut
 
 template <bool kReference>
 bool skin_matrices(const SkinningMesh& mesh, std::span<const Mat4> palette, SkinningMethod method,
-                   SkinningOutput out, std::size_t begin, std::size_t end) {
-  if (!check(mesh, palette.size(), out, begin, end)) return false;
+                   const detail::KernelArgs& args, std::size_t begin, std::size_t end) {
   const SkinningMesh::Data& d = mesh.data();
-  const detail::KernelArgs args = detail::make_args(d, out);
   if (method == SkinningMethod::kLinear) {
     detail::for_each_group_range(d, args, begin, end,
                                  [&](const auto& g, std::size_t b, std::size_t e) {
@@ -69,9 +67,22 @@ bool skin_dual_quats(const SkinningMesh& mesh, std::span<const DqsJoint> palette
 
 }  // namespace
 
+namespace detail {
+
+bool skin_with_args(const SkinningMesh& mesh, std::span<const Mat4> palette, SkinningMethod method,
+                    const SkinningOutput& out, const KernelArgs& args, std::size_t begin,
+                    std::size_t end, bool reference) {
+  if (!check(mesh, palette.size(), out, begin, end)) return false;
+  return reference ? skin_matrices<true>(mesh, palette, method, args, begin, end)
+                   : skin_matrices<false>(mesh, palette, method, args, begin, end);
+}
+
+}  // namespace detail
+
 bool skin(const SkinningMesh& mesh, std::span<const Mat4> palette, SkinningMethod method,
           SkinningOutput out, std::size_t begin, std::size_t end) {
-  return skin_matrices<false>(mesh, palette, method, out, begin, end);
+  return detail::skin_with_args(mesh, palette, method, out, detail::make_args(mesh.data(), out),
+                                begin, end, false);
 }
 
 bool skin(const SkinningMesh& mesh, std::span<const DqsJoint> dq_palette, SkinningOutput out,
@@ -81,7 +92,8 @@ bool skin(const SkinningMesh& mesh, std::span<const DqsJoint> dq_palette, Skinni
 
 bool skin_reference(const SkinningMesh& mesh, std::span<const Mat4> palette, SkinningMethod method,
                     SkinningOutput out, std::size_t begin, std::size_t end) {
-  return skin_matrices<true>(mesh, palette, method, out, begin, end);
+  return detail::skin_with_args(mesh, palette, method, out, detail::make_args(mesh.data(), out),
+                                begin, end, true);
 }
 
 bool skin_reference(const SkinningMesh& mesh, std::span<const DqsJoint> dq_palette,

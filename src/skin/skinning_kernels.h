@@ -13,13 +13,27 @@ struct KernelArgs {
   Vec3* positions;
   Vec3* normals;                   // null to skip
   std::array<float, 4>* tangents;  // null to skip
+  // The bind pose, in slot order: the mesh's own, or morphed vertices (skin/morph.h).
+  const Vec3* bind_positions;
+  const Vec3* bind_normals;
+  const std::array<float, 4>* bind_tangents;
 };
 
 inline KernelArgs make_args(const SkinningMesh::Data& d, const SkinningOutput& out) {
-  return {&d, out.positions.data(),
+  return {&d,
+          out.positions.data(),
           d.has_normals && !out.normals.empty() ? out.normals.data() : nullptr,
-          d.has_tangents && !out.tangents.empty() ? out.tangents.data() : nullptr};
+          d.has_tangents && !out.tangents.empty() ? out.tangents.data() : nullptr,
+          d.positions.data(),
+          d.normals.data(),
+          d.tangents.data()};
 }
+
+// skin() with matrices over prepared arguments (the bind pose may be morphed vertices): checks
+// the spans, then runs the SIMD kernels, or the scalar ones when `reference`.
+bool skin_with_args(const SkinningMesh& mesh, std::span<const Mat4> palette, SkinningMethod method,
+                    const SkinningOutput& out, const KernelArgs& args, std::size_t begin,
+                    std::size_t end, bool reference);
 
 // Vertices with no influence (a group of 0): written as stored, normals and tangents
 // renormalized like every other output (skinning_scalar.cpp).

@@ -33,10 +33,10 @@ void copy_unweighted(const KernelArgs& a, const SkinningMesh::Data::Group& g, st
   const SkinningMesh::Data& d = *a.mesh;
   for (std::size_t s = s0; s < s1; ++s) {
     const std::uint32_t v = d.original_index[s];
-    a.positions[v] = d.positions[s];
-    if (a.normals) a.normals[v] = normalized_or_zero(d.normals[s]);
+    a.positions[v] = a.bind_positions[s];
+    if (a.normals) a.normals[v] = normalized_or_zero(a.bind_normals[s]);
     if (a.tangents) {
-      const auto& t = d.tangents[s];
+      const auto& t = a.bind_tangents[s];
       write_tangent(a.tangents[v], {t[0], t[1], t[2]}, t[3]);
     }
   }
@@ -58,11 +58,11 @@ void lbs_scalar(const KernelArgs& a, const Mat4* palette, const SkinningMesh::Da
       b.t += m.column(3) * w;
     }
     const std::uint32_t v = d.original_index[s];
-    const Vec3 p = d.positions[s];
+    const Vec3 p = a.bind_positions[s];
     a.positions[v] = b.c0 * p.x + b.c1 * p.y + b.c2 * p.z + b.t;
-    if (a.normals) a.normals[v] = transform_normal(b.c0, b.c1, b.c2, d.normals[s]);
+    if (a.normals) a.normals[v] = transform_normal(b.c0, b.c1, b.c2, a.bind_normals[s]);
     if (a.tangents) {
-      const auto& t = d.tangents[s];
+      const auto& t = a.bind_tangents[s];
       write_tangent(a.tangents[v], b.c0 * t[0] + b.c1 * t[1] + b.c2 * t[2], t[3]);
     }
   }
@@ -100,14 +100,14 @@ void dqs_scalar_impl(const KernelArgs& a, JointOf&& joint_of, const SkinningMesh
     const float inv = n2 > 1e-30f ? 1.0f / std::sqrt(n2) : 0.0f;
     const DualQuat dq{scale(real, inv), scale(dual, inv)};
     const std::uint32_t v = d.original_index[s];
-    const Vec3 p = d.positions[s];
+    const Vec3 p = a.bind_positions[s];
     a.positions[v] = transform_point(dq, s0c * p.x + s1c * p.y + s2c * p.z);
     if (a.normals) {
-      const Vec3 n = transform_normal(s0c, s1c, s2c, d.normals[s]);
+      const Vec3 n = transform_normal(s0c, s1c, s2c, a.bind_normals[s]);
       a.normals[v] = normalized_or_zero(rotate(dq.real, n));
     }
     if (a.tangents) {
-      const auto& t = d.tangents[s];
+      const auto& t = a.bind_tangents[s];
       write_tangent(a.tangents[v], rotate(dq.real, s0c * t[0] + s1c * t[1] + s2c * t[2]), t[3]);
     }
   }

@@ -44,11 +44,12 @@ skin_detail::GroupArgs group_args(const KernelArgs& a, const SkinningMesh::Data:
                                   std::size_t s0, std::size_t s1) {
   const SkinningMesh::Data& d = *a.mesh;
   const std::size_t first = g.first_influence + (s0 - g.begin) * g.influences;
+  // The bind pose comes from the arguments: the mesh's own, or morphed vertices (skin/morph.h).
   return {s1 - s0,
           g.influences,
-          &d.positions[s0].x,
-          a.normals ? &d.normals[s0].x : nullptr,
-          a.tangents ? d.tangents[s0].data() : nullptr,
+          &a.bind_positions[s0].x,
+          a.normals ? &a.bind_normals[s0].x : nullptr,
+          a.tangents ? a.bind_tangents[s0].data() : nullptr,
           d.joints.data() + first,
           d.weights.data() + first,
           d.original_index.data() + s0,

@@ -152,14 +152,20 @@ TEST(BvhHostile, HugeClaimedFrameCountIsNotAllocated) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
-TEST(BvhHostile, DeepNestingNeedsNoRecursion) {
-  constexpr int kDepth = 20000;
-  std::string text = "HIERARCHY\nROOT J\n{\nOFFSET 0 0 0\nCHANNELS 1 Xrotation\n";
-  for (int i = 0; i < kDepth; ++i) text += "JOINT J" + std::to_string(i) + " {\nOFFSET 0 1 0\n";
-  text.append(static_cast<std::size_t>(kDepth) + 1, '}');
-  text += "\nMOTION\nFrames: 1\nFrame Time: 1\n30\n";
-  const marrow::Asset asset = bvh_test::load_text(text);
-  EXPECT_EQ(asset.skeleton.size(), static_cast<std::size_t>(kDepth) + 1);
+TEST(BvhHostile, NestingIsReadWithoutRecursionUpToTheStatedDepth) {
+  // JOINT J<i> sits i + 1 levels below ROOT J and is declared on line 6 + 2i. 1024 levels
+  // (io::kMaxNestingDepth) load; the joint one level deeper is refused on its own line.
+  auto nested = [](int depth) {
+    std::string text = "HIERARCHY\nROOT J\n{\nOFFSET 0 0 0\nCHANNELS 1 Xrotation\n";
+    for (int i = 0; i < depth; ++i) text += "JOINT J" + std::to_string(i) + " {\nOFFSET 0 1 0\n";
+    text.append(static_cast<std::size_t>(depth) + 1, '}');
+    return text + "\nMOTION\nFrames: 1\nFrame Time: 1\n30\n";
+  };
+  const marrow::Asset asset = bvh_test::load_text(nested(1024));
+  EXPECT_EQ(asset.skeleton.size(), 1025u);
+  expect_error(nested(20000), 6 + 2 * 1024,
+               "joint lies 1025 joints below its ROOT 'J'; marrow reads hierarchies at most 1024 "
+               "levels deep");
 }
 
 TEST(BvhHostile, TooManyJoints) {

@@ -56,7 +56,21 @@ Asset small_asset() {
   m.influence_offsets = {0, 1, 2, 3};
   m.influence_joints = {0, 0, 0};
   m.influence_weights = {1, 1, 1};
+  // Version 2: one sparse target moving vertices 1 and 2, default weight 0.5, and a second clip
+  // animating its weight (after the first, so the first clip's offsets are version 1's).
+  MorphTarget smile;
+  smile.name = "smile";
+  smile.vertices = {1, 2};
+  smile.position_deltas = {{0, 1, 0}, {0, 0, 1}};
+  m.morph_targets = {smile};
+  m.default_morph_weights = {0.5f};
   a.meshes.push_back(m);
+  ClipBuilder w("smile");
+  const float wtimes[] = {0, 1};
+  const float wvalues[] = {0, 1};
+  EXPECT_TRUE(
+      w.add_weight_track(1, "arm", 0, 1, Interpolation::kLinear, wtimes, wvalues, "w").ok());
+  a.clips.push_back(w.build(2, "small").value());
   a.warnings = {"w"};
   return a;
 }
@@ -80,10 +94,16 @@ void reseal(Bytes& b) {
   put_u32(b, 28, static_cast<std::uint32_t>(::crc32(0, b.data(), 28)));
 }
 
-std::size_t find_tag(const Bytes& b, const char* tag) {
+// Where the `nth` (0-based) section tagged `tag` begins.
+std::size_t find_tag(const Bytes& b, const char* tag, int nth = 0) {
   const std::string t(tag);
-  const auto it = std::search(b.begin() + 32, b.end(), t.begin(), t.end());
-  EXPECT_NE(it, b.end()) << tag;
+  auto it = b.begin() + 32;
+  for (int i = 0; i <= nth; ++i) {
+    if (i > 0) ++it;
+    it = std::search(it, b.end(), t.begin(), t.end());
+    EXPECT_NE(it, b.end()) << tag;
+    if (it == b.end()) return 0;
+  }
   return static_cast<std::size_t>(it - b.begin());
 }
 
@@ -223,6 +243,40 @@ TEST(ArchiveHostile, IndicesAndOffsetsThatPointOutside) {
   expect_rejected(with("CLIP", 63 + 4, 0x3F800000u), "clip 0 'wave' track 0");  // 1.0 then 1.0
 }
 
+// Version 2's morph targets (the end of MESH 'tri': target count at 171, name "smile", flags at
+// 184, vertex count at 188, vertices at 192, position deltas at 200, default weights count at
+// 224 and values at 228) and weight tracks (the second CLIP 'smile': weight count at 65, track
+// count at 69, the record from 73: node, interpolation, reserved, first weight 77, weight count
+// 81, first key 85, key count 89, first value 93).
+TEST(ArchiveHostile, MorphTargetsAndWeightTracksThatLie) {
+  const Bytes full = small_archive();
+  auto with = [&](const char* tag, int nth, std::size_t offset, std::uint32_t v, int bytes = 4) {
+    Bytes b = full;
+    const std::size_t at = find_tag(b, tag, nth) + offset;
+    for (int i = 0; i < bytes; ++i)
+      b.at(at + static_cast<std::size_t>(i)) = static_cast<std::uint8_t>(v >> (8 * i));
+    reseal(b);
+    return b;
+  };
+  expect_rejected(with("MESH", 0, 171, 0xFFFFFFFFu), "morph target count = 4294967295 cannot fit");
+  expect_rejected(with("MESH", 0, 188, 0xFFFFFFFFu),
+                  "morph target vertex count = 4294967295 cannot fit");
+  expect_rejected(with("MESH", 0, 184, 4), "morph target 0: unknown flags");
+  expect_rejected(with("MESH", 0, 196, 3), "vertex 3 is out of range (the mesh has 3)");
+  expect_rejected(with("MESH", 0, 192, 2), "not strictly increasing");
+  expect_rejected(with("MESH", 0, 200, 0x7FC00000u), "delta of vertex 1 is not finite");
+  expect_rejected(with("MESH", 0, 228, 0x7F800000u), "default weight of target 0 is not finite");
+  expect_rejected(with("CLIP", 1, 69, 0xFFFFFFFFu), "weight track count = 4294967295 cannot fit");
+  expect_rejected(with("CLIP", 1, 65, 1u << 21), "weight count 2097152 exceeds");
+  expect_rejected(with("CLIP", 1, 73, 9, 2), "weight track 0: node 9 is out of range");
+  expect_rejected(with("CLIP", 1, 75, 5, 1), "interpolation 5 is unknown");
+  expect_rejected(with("CLIP", 1, 77, 1), "lie outside the clip's 1");
+  expect_rejected(with("CLIP", 1, 85, 1), "lie outside the 2 times");
+  expect_rejected(with("CLIP", 1, 93, 1), "lie outside");
+  for (const Bytes& b : {with("MESH", 0, 171, 0xFFFFFFFFu), with("CLIP", 1, 69, 0xFFFFFFFFu)})
+    EXPECT_LE(largest_allocation_loading(b), 8 * b.size() + 1024);
+}
+
 TEST(ArchiveHostile, SectionsAndHeaderThatLie) {
   const Bytes full = small_archive();
   {
@@ -232,9 +286,9 @@ TEST(ArchiveHostile, SectionsAndHeaderThatLie) {
   }
   {
     Bytes b = full;
-    put_u32(b, 8, 2);
+    put_u32(b, 8, 3);
     reseal(b);
-    expect_rejected(b, "format version 2");
+    expect_rejected(b, "format version 3");
   }
   {
     Bytes b = full;

@@ -43,6 +43,28 @@ TEST(Archive, KeepsBvh) {
 TEST(Archive, KeepsFbx) {
   expect_archive_round_trip(shared_asset("fbx/walk.fbx"));
 }
+TEST(Archive, KeepsMorphTargetsAndWeightTracks) {
+  expect_archive_round_trip(shared_asset("gltf/morph/AnimatedMorphCube.gltf"));
+  expect_archive_round_trip(shared_asset("gltf/morph/MorphPrimitivesTest.gltf"));
+}
+
+// tests/formats/data/archive_v1.marrow was written by the archive code of format version 1
+// (before morph targets) from archive_v1_source.gltf beside it: it must still load, and hold
+// what the source holds.
+TEST(Archive, VersionOneArchivesStillLoad) {
+  const std::string dir = std::string(MARROW_SOURCE_DIR) + "/tests/formats/data/";
+  const Bytes bytes = read_file(dir + "archive_v1.marrow");
+  ASSERT_GT(bytes.size(), 32u);
+  ASSERT_EQ(bytes[8], 1);  // the version field
+  Result<Asset> old = read_archive(bytes, "archive_v1.marrow");
+  ASSERT_TRUE(old.ok()) << old.error().message;
+  Result<Asset> source = load_asset(dir + "archive_v1_source.gltf");
+  ASSERT_TRUE(source.ok()) << source.error().message;
+  expect_same_asset(*source, *old);
+  ASSERT_EQ(old->clips.size(), 1u);
+  EXPECT_TRUE(old->clips[0].weight_tracks().empty());
+  EXPECT_EQ(old->clips[0].events().size(), 1u);
+}
 
 // An asset made in code with what the files above may lack: events, an explicit duration longer
 // than the keys, ticks per second, a mesh without skin, a mesh on no node, warnings.
@@ -111,7 +133,7 @@ TEST(Archive, HeaderIsWhatTheDocsSay) {
     return std::uint32_t(b[at]) | std::uint32_t(b[at + 1]) << 8 | std::uint32_t(b[at + 2]) << 16 |
            std::uint32_t(b[at + 3]) << 24;
   };
-  EXPECT_EQ(u32(8), 1u);   // version
+  EXPECT_EQ(u32(8), 2u);   // version
   EXPECT_EQ(u32(12), 0u);  // flags
   EXPECT_EQ(u32(16), b.size() - 32);
   EXPECT_EQ(u32(20), 0u);

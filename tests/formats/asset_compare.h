@@ -40,6 +40,22 @@ inline void expect_same_clip(const marrow::Clip& a, const marrow::Clip& b) {
   }
   EXPECT_TRUE(std::equal(a.track_joint_names().begin(), a.track_joint_names().end(),
                          b.track_joint_names().begin(), b.track_joint_names().end()));
+  EXPECT_EQ(a.weight_count(), b.weight_count());
+  ASSERT_EQ(a.weight_tracks().size(), b.weight_tracks().size()) << a.name();
+  for (std::size_t t = 0; t < a.weight_tracks().size(); ++t) {
+    const marrow::WeightTrack &x = a.weight_tracks()[t], &y = b.weight_tracks()[t];
+    EXPECT_EQ(x.node, y.node);
+    EXPECT_EQ(x.interpolation, y.interpolation);
+    EXPECT_EQ(x.first_weight, y.first_weight);
+    ASSERT_EQ(x.weight_count, y.weight_count);
+    ASSERT_EQ(x.key_count, y.key_count);
+    for (std::size_t k = 0; k < x.key_count; ++k)
+      ASSERT_EQ(a.times()[x.first_key + k], b.times()[y.first_key + k]) << "weight track " << t;
+    for (std::size_t k = 0; k < std::size_t{x.key_count} * marrow::floats_per_key(x); ++k)
+      ASSERT_EQ(a.values()[x.first_value + k], b.values()[y.first_value + k])
+          << "weight track " << t;
+    EXPECT_EQ(a.weight_track_node_names()[t], b.weight_track_node_names()[t]);
+  }
   ASSERT_EQ(a.events().size(), b.events().size());
   for (std::size_t e = 0; e < a.events().size(); ++e) {
     EXPECT_EQ(a.events()[e].time, b.events()[e].time);
@@ -85,6 +101,16 @@ inline void expect_same_asset(const marrow::Asset& a, const marrow::Asset& b) {
     EXPECT_EQ(x.influence_offsets, y.influence_offsets);
     EXPECT_EQ(x.influence_joints, y.influence_joints);
     EXPECT_EQ(x.influence_weights, y.influence_weights);
+    EXPECT_EQ(x.default_morph_weights, y.default_morph_weights);
+    ASSERT_EQ(x.morph_targets.size(), y.morph_targets.size()) << x.name;
+    for (std::size_t t = 0; t < x.morph_targets.size(); ++t) {
+      const marrow::MorphTarget &p = x.morph_targets[t], &q = y.morph_targets[t];
+      EXPECT_EQ(p.name, q.name);
+      EXPECT_EQ(p.vertices, q.vertices) << x.name << " target " << t;
+      EXPECT_EQ(p.position_deltas, q.position_deltas) << x.name << " target " << t;
+      EXPECT_EQ(p.normal_deltas, q.normal_deltas) << x.name << " target " << t;
+      EXPECT_EQ(p.tangent_deltas, q.tangent_deltas) << x.name << " target " << t;
+    }
   }
   EXPECT_EQ(a.warnings, b.warnings);
 }

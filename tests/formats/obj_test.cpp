@@ -105,6 +105,8 @@ TEST(Obj, ErrorsNameTheLine) {
                "shape.obj:4:", "texture coordinate index 1 is out of range");
   expect_error("v 0 0 0\nv 1 zero 0\n", "shape.obj:2:", "'zero' is not a finite number");
   expect_error("v 0 0 nan\n", "shape.obj:1:", "'nan' is not a finite number");
+  // Finite as a double, infinite as the float tinyobjloader stores (found by fuzzing).
+  expect_error("v 0 0 1e39\n", "shape.obj:1:", "'1e39' is not a finite number");
   expect_error("v 0 0\n", "shape.obj:1:", "vertex position needs at least 3 numbers");
   expect_error("v 0 0 0\nv 1 0 0\n\n# c\nf 1 2\n",
                "shape.obj:5:", "a face needs at least 3 vertices");

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "gltf_test_util.h"
@@ -168,6 +169,48 @@ TEST(Cli, SoldierPoseJson) {
       EXPECT_EQ(m[15].get<double>(), 1.0);  // affine
     }
   }
+}
+
+// A .X walk whose keys are frame numbers (0 to 56) and which gives no AnimTicksPerSecond.
+const char* const kFramesAsTicks = R"(xof 0303txt 0032
+Frame Hip { FrameTransformMatrix { 1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1;; } }
+AnimationSet Walk { Animation { { Hip } AnimationKey { 2; 2; 0;3;0,0,0;;, 56;3;1,0,0;;; } } }
+)";
+
+TEST(Cli, InfoShowsWhereEachClipsRateCameFrom) {
+  TempDir dir("rate");
+  const std::string file = (dir.path() / "walk.x").string();
+  write_file(dir.path() / "walk.x",
+             Bytes(kFramesAsTicks, kFramesAsTicks + std::strlen(kFramesAsTicks)));
+  const Outcome plain = run_marrow(dir, {"info", file});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_NE(plain.out.find("'Walk'  0.0116667 s, 1 channels on 1 joints, 2 keys, LINEAR, 4800 "
+                           "ticks/s (default)"),
+            std::string::npos)
+      << plain.out;
+  EXPECT_NE(plain.out.find("0.0117 s at DirectX's 4800 ticks/s, or 2.24 s at 25 frames/s"),
+            std::string::npos)
+      << plain.out;
+  const Outcome option = run_marrow(dir, {"info", file, "--ticks-per-second", "25"});
+  ASSERT_EQ(option.exit_code, 0) << option.err;
+  EXPECT_NE(option.out.find("'Walk'  2.24 s, 1 channels on 1 joints, 2 keys, LINEAR, 25 ticks/s "
+                            "(option)"),
+            std::string::npos)
+      << option.out;
+  const Outcome pose =
+      run_marrow(dir, {"pose", file, "--ticks-per-second", "25", "--times", "1.12"});
+  ASSERT_EQ(pose.exit_code, 0) << pose.err;
+  EXPECT_NE(pose.out.find("0.5"), std::string::npos) << pose.out;  // halfway along x at 1.12 s
+  const Outcome zero = run_marrow(dir, {"info", file, "--ticks-per-second", "0"});
+  EXPECT_NE(zero.exit_code, 0);
+}
+
+TEST(Cli, AnFbxThatCrashesAssimpIsAnErrorNotACrash) {
+  TempDir dir("crash");
+  const std::string file = std::string(MARROW_ASSIMP_TEST_DATA) + "/block_length_wraps.fbx";
+  const Outcome run = run_marrow(dir, {"info", file});
+  expect_failure(run, {"the FBX importer crashed on " + file + " (signal 6, SIGABRT)"});
+  EXPECT_EQ(run.exit_code, 1);
 }
 
 }  // namespace

@@ -273,6 +273,18 @@ TEST(GltfBadInput, Buffers) {
   fs::create_directory(dir / "sub");
   doc["buffers"][0]["uri"] = "sub";
   expect_error(read_text(doc.dump(), "e.gltf", dir.path().string()), "e.gltf", {"buffers[0].uri"});
+  // Nothing outside the document's folder is read, even when it exists: an absolute path, a
+  // way up, a percent-encoded way up, a way up hidden after a way down.
+  write_file(dir / "sub" / "inside.bin", b.bin);
+  for (const char* uri :
+       {"/etc/passwd", "../buffers/data.bin", "%2E%2E/x.bin", "sub/../../x.bin"}) {
+    doc["buffers"][0]["uri"] = uri;
+    expect_error(read_text(doc.dump(), "e.gltf", (dir / "sub").string()), "e.gltf",
+                 {"buffers[0].uri", "leaves the document's folder"});
+  }
+  // Below the folder is fine.
+  doc["buffers"][0]["uri"] = "sub/inside.bin";
+  EXPECT_TRUE(read_text(doc.dump(), "e.gltf", dir.path().string()).ok());
 }
 
 TEST(GltfBadInput, Accessors) {
@@ -636,9 +648,10 @@ TEST(GltfBadInput, AnimationKeys) {
 }
 
 TEST(GltfBadInput, HostileValuesAreNotEchoedWhole) {
-  // A deeply nested value where an index belongs, and a long string.
-  std::string nested(100000, '[');
-  nested += std::string(100000, ']');
+  // A nested value where an index belongs (deep, but within the nesting limit), and a long
+  // string.
+  std::string nested(1000, '[');
+  nested += std::string(1000, ']');
   Builder b = base();
   std::string text = b.gltf_text();
   const std::string key = "\"skin\":0";
@@ -648,6 +661,36 @@ TEST(GltfBadInput, HostileValuesAreNotEchoedWhole) {
 
   b.doc["animations"][0]["samplers"][0]["interpolation"] = std::string(100000, 'Q');
   expect_error(read_text(b.gltf_text()), "t.gltf", {"animations[0].samplers[0].interpolation"});
+}
+
+TEST(GltfBadInput, JsonNestedPastTheLimitIsRefusedWhereItPassesIt) {
+  // 100,000 '[' where an index belongs: nlohmann's parser would build it; marrow refuses it
+  // before parsing, at the bracket that opens level 1025 (io::kMaxNestingDepth + 1). The
+  // value sits in {"nodes": [ {...}]} (3 levels), so that is its 1022nd bracket.
+  Builder b = base();
+  std::string text = b.gltf_text();
+  const std::string key = "\"skin\":0";
+  const std::size_t at = text.find(key);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, key.size(), "\"skin\":" + std::string(100000, '[') + std::string(100000, ']'));
+  std::size_t opened = 0, byte = 0;  // the bracket that opens level 1025, counted by hand
+  bool quoted = false;
+  for (; byte < text.size(); ++byte) {
+    if (text[byte] == '"') quoted = !quoted;
+    if (!quoted && (text[byte] == '[' || text[byte] == '{') && ++opened == 1025) break;
+    if (!quoted && (text[byte] == ']' || text[byte] == '}')) --opened;
+  }
+  ASSERT_EQ(byte, at + key.size() - 1 + 1022 - 1);
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < byte; ++i) {
+    column = text[i] == '\n' ? 1 : column + 1;
+    line += text[i] == '\n' ? 1 : 0;
+  }
+  const marrow::Result<marrow::Asset> r = read_text(text);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "t.gltf:" + std::to_string(line) + ":" + std::to_string(column) +
+                                   ": JSON nests arrays and objects deeper than 1024 levels, "
+                                   "the most marrow reads");
 }
 
 // ---- The real assets, truncated and mutated -------------------------------------------------

@@ -7,8 +7,8 @@
 #include <cmath>
 
 #include "marrow/clip/sampling.h"
+#include "marrow/demo/demo_character.h"
 #include "marrow/pose/local_to_model.h"
-#include "marrow/render/demo_character.h"
 #include "marrow/skin/skinning.h"
 
 using namespace marrow;
@@ -31,7 +31,7 @@ float z_of(const Asset& asset, const std::vector<Mat4>& model, const char* joint
 }  // namespace
 
 TEST(DemoCharacter, IsAValidSkinnedAsset) {
-  const Asset asset = render::make_demo_character();
+  const Asset asset = demo::make_demo_character();
   EXPECT_EQ(asset.skeleton.size(), 21u);
   ASSERT_EQ(asset.meshes.size(), 1u);
   ASSERT_EQ(asset.skins.size(), 1u);
@@ -62,7 +62,7 @@ TEST(DemoCharacter, IsAValidSkinnedAsset) {
 TEST(DemoCharacter, ElbowVerticesBlendHalfAndHalf) {
   // Capsule vertices on the ring through the left elbow (the forearm joint) belong half to the
   // upper arm and half to the forearm, from whichever capsule they come.
-  const Asset asset = render::make_demo_character();
+  const Asset asset = demo::make_demo_character();
   const SkinnedMesh& mesh = asset.meshes[0];
   std::vector<Mat4> rest(asset.skeleton.size());
   local_to_model(asset.skeleton, asset.skeleton.rest_pose(), rest);
@@ -87,8 +87,8 @@ TEST(DemoCharacter, ElbowVerticesBlendHalfAndHalf) {
 }
 
 TEST(DemoCharacter, GaitsLoopAndShareTheirFootPhase) {
-  const Asset asset = render::make_demo_character();
-  for (int c : {render::kDemoWalk, render::kDemoRun}) {
+  const Asset asset = demo::make_demo_character();
+  for (int c : {demo::kDemoWalk, demo::kDemoRun}) {
     const Clip& clip = asset.clips[static_cast<std::size_t>(c)];
     SCOPED_TRACE(clip.name());
     // Seamless loop: the end pose is the start pose.
@@ -104,8 +104,8 @@ TEST(DemoCharacter, GaitsLoopAndShareTheirFootPhase) {
 }
 
 TEST(DemoCharacter, WaveMovesTheRightArmOnly) {
-  const Asset asset = render::make_demo_character();
-  const Clip& wave = asset.clips[render::kDemoWave];
+  const Asset asset = demo::make_demo_character();
+  const Clip& wave = asset.clips[demo::kDemoWave];
   const JointIndex shoulder = *asset.skeleton.find("r_shoulder");
   for (const Track& track : wave.tracks()) {
     EXPECT_TRUE(asset.skeleton.is_descendant(track.joint, shoulder))

@@ -373,3 +373,58 @@ TEST(RenderAssets, CameraFramesTheWholeAnimation) {
     EXPECT_GT(reach, 0.8f) << static_cast<int>(preset);
   }
 }
+
+TEST(RenderAssets, GroundLiesUnderTheFeetWithAContactShadowWhereTheyTouch) {
+  LOAD_OR_SKIP(soldier, "gltf/Soldier.glb");
+  const float times[] = {0.0f};
+  const auto walk = soldier.find_clip("Walk");
+  ASSERT_TRUE(walk.has_value());
+  const PoseSamples pose = sample_world(soldier, static_cast<int>(*walk), times);
+  Result<SceneRenderer> scene = SceneRenderer::create(soldier, {});
+  ASSERT_TRUE(scene.ok());
+  scene->set_pose(pose.world[0]);
+  const std::vector<Vec3> vertices = skinned_vertices(soldier, pose.world[0]);
+  std::vector<Vec3> extremes;
+  scene->extreme_points(extremes);
+  const Orientation orientation = guess_orientation(soldier.skeleton, pose.world[0]);
+  EXPECT_FALSE(scene->has_ground());
+  scene->place_ground(extremes, orientation);
+  ASSERT_TRUE(scene->has_ground());
+  // The ground is at the lowest vertex along up (Y), and the grid a round number (1, 2 or 5
+  // times a power of ten) near a sixth of the height: between 2 and 9 cells per height.
+  float low = 1e30f, high = -1e30f;
+  Vec3 lowest;
+  for (const Vec3& v : vertices) {
+    if (v.y < low) lowest = v;
+    low = std::min(low, v.y);
+    high = std::max(high, v.y);
+  }
+  EXPECT_NEAR(scene->ground_level(), low, 1e-4f);
+  const float spacing = scene->ground_spacing();
+  const float mantissa = spacing / std::pow(10.0f, std::floor(std::log10(spacing) + 1e-4f));
+  EXPECT_TRUE(std::fabs(mantissa - 1) < 1e-3f || std::fabs(mantissa - 2) < 1e-3f ||
+              std::fabs(mantissa - 5) < 1e-3f)
+      << spacing;
+  EXPECT_GT((high - low) / spacing, 2.0f);
+  EXPECT_LT((high - low) / spacing, 9.0f);
+  // Dark under the foot that touches the ground; no shadow a body height away from it.
+  EXPECT_GT(scene->shadow_at(lowest), 0.2f);
+  EXPECT_EQ(scene->shadow_at(lowest + Vec3{high - low, 0, 0}), 0.0f);
+  // Drawn: the pixel under the lowest vertex's neighbourhood is ground, darker than open ground
+  // at the same depth.
+  Rasterizer with(160, 160);
+  const Camera camera = frame_points(extremes, CameraPreset::kFront, 1, orientation);
+  scene->draw(with, camera);
+  SceneStyle no_ground;
+  no_ground.ground = false;
+  Result<SceneRenderer> bare = SceneRenderer::create(soldier, no_ground);
+  ASSERT_TRUE(bare.ok());
+  bare->set_pose(pose.world[0]);
+  bare->place_ground(extremes, orientation);
+  EXPECT_FALSE(bare->has_ground());
+  Rasterizer without(160, 160);
+  bare->draw(without, camera);
+  // Bottom corners: ground in one picture, the background gradient in the other.
+  EXPECT_NE(with.image().at(80, 158), without.image().at(80, 158));
+  EXPECT_EQ(without.image().at(2, 158), without.image().at(157, 158));
+}

@@ -239,20 +239,80 @@ TEST(XErrors, TooManyJoints) {
   EXPECT_EQ(message, "mini.x:2: more than the 65535 frames a skeleton can index");
 }
 
-TEST(XErrors, MeshInstancingIsBoundedByTheFileSize) {
-  std::string text = "xof 0303txt 0032\nMesh Box {\n2000;\n";
-  for (int i = 0; i < 2000; ++i) text += "0;0;0;,";
+TEST(XErrors, MeshInstancingIsBoundedByTheDocumentBudget) {
+  // A 10,000-vertex mesh (about 80 KB of text) copied into 1,000 frames would need over 120 MB:
+  // more than the budget of 64 bytes per input byte plus 64 MiB. The frame whose copy passes
+  // the budget is named.
+  std::string text = "xof 0303txt 0032\nMesh Box {\n10000;\n";
+  for (int i = 0; i < 10000; ++i) text += "0;0;0;,";
   text += "\n1; 3;0,1,2;;\n}\n";
-  for (int i = 0; i < 2000; ++i) text += "Frame{{Box}}\n";
+  for (int i = 0; i < 1000; ++i) text += "Frame{{Box}}\n";
   const std::string message = error_of(text);
-  EXPECT_NE(message.find("is referenced by more frames than marrow copies"), std::string::npos)
+  EXPECT_NE(message.find(": Frame '' takes a copy of Mesh 'Box': reading this document would "
+                         "allocate"),
+            std::string::npos)
       << message;
+  EXPECT_EQ(message.rfind("mini.x:", 0), 0u) << message;
   // A few instances are fine.
   std::string few = "xof 0303txt 0032\nMesh Box { 3; 0;0;0;, 1;0;0;, 0;1;0;; 1; 3;0,1,2;; }\n";
   for (int i = 0; i < 50; ++i) few += "Frame{{Box}}\n";
   Result<Asset> r = read_text(few);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->meshes.size(), 50u);
+}
+
+// A raw deflate stream of `n` spaces, with `n` spaces before it as its dictionary when
+// `chained` (as every MSZIP block after the first has).
+std::vector<std::uint8_t> deflated_spaces(std::size_t n, bool chained) {
+  const std::vector<std::uint8_t> spaces(n, ' ');
+  z_stream z{};
+  EXPECT_EQ(deflateInit2(&z, 9, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  if (chained) {
+    EXPECT_EQ(deflateSetDictionary(&z, spaces.data(), static_cast<uInt>(n)), Z_OK);
+  }
+  std::vector<std::uint8_t> out(deflateBound(&z, static_cast<uLong>(n)) + 16);
+  z.next_in = const_cast<Bytef*>(spaces.data());
+  z.avail_in = static_cast<uInt>(n);
+  z.next_out = out.data();
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(out.size() - z.avail_out);
+  deflateEnd(&z);
+  return out;
+}
+
+TEST(XErrors, ACompressedFileThatInflatesPastTheBudgetIsRefusedAtItsBlock) {
+  // 3,000 MSZIP blocks of 32,768 spaces: about 100 MB inflated from about 100 KB, within
+  // deflate's own 1032:1 cap but well past the budget of 64 bytes per input byte plus
+  // 64 MiB. The block that passes the budget is named by its byte offset.
+  constexpr std::size_t kBlock = 32768, kBlocks = 3000;
+  const std::string head = "xof 0303tzip0032";
+  std::vector<std::uint8_t> file(head.begin(), head.end());
+  const std::uint32_t declared = kBlock * kBlocks + 16;
+  for (int i = 0; i < 4; ++i) file.push_back(static_cast<std::uint8_t>(declared >> (8 * i)));
+  const std::vector<std::uint8_t> first = deflated_spaces(kBlock, false);
+  const std::vector<std::uint8_t> next = deflated_spaces(kBlock, true);
+  std::vector<std::size_t> block_at;
+  for (std::size_t b = 0; b < kBlocks; ++b) {
+    const std::vector<std::uint8_t>& data = b == 0 ? first : next;
+    block_at.push_back(file.size());
+    file.insert(file.end(),
+                {static_cast<std::uint8_t>(kBlock & 0xff), static_cast<std::uint8_t>(kBlock >> 8),
+                 static_cast<std::uint8_t>((data.size() + 2) & 0xff),
+                 static_cast<std::uint8_t>((data.size() + 2) >> 8), 'C', 'K'});
+    file.insert(file.end(), data.begin(), data.end());
+  }
+  // The budget in blocks: (64 * size + 64 MiB) / 32 KiB, counted here by hand.
+  const std::uint64_t limit = 64 * std::uint64_t{file.size()} + (std::uint64_t{64} << 20);
+  const std::size_t refused = static_cast<std::size_t>(limit / kBlock);
+  ASSERT_LT(refused, kBlocks);
+  Result<Asset> r = read_bytes(file);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message.rfind("mini.x: byte " + std::to_string(block_at[refused]) +
+                                        ": compressed block: reading this document would allocate",
+                                    0),
+            0u)
+      << r.error().message;
 }
 
 TEST(XErrors, ManyWeightsOnOneVertexStayLinear) {

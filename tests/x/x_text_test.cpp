@@ -207,14 +207,23 @@ TEST(XText, MatrixKeysThatMirrorOrShearAreReported) {
   EXPECT_TRUE(has_warning(a, "AnimationKey (matrix) for frame 'Hip': some matrices have shear"));
 }
 
-TEST(XText, DeepHierarchyDoesNotRecurse) {
-  std::string text = "xof 0303txt 0032\n";
-  constexpr int kDepth = 20000;
-  for (int i = 0; i < kDepth; ++i) text += "Frame f" + std::to_string(i) + " {\n";
-  for (int i = 0; i < kDepth; ++i) text += "}\n";
-  const Asset a = read_mini(text);
-  ASSERT_EQ(a.skeleton.size(), static_cast<std::size_t>(kDepth));
-  EXPECT_EQ(a.skeleton.parent(kDepth - 1), kDepth - 2);
+TEST(XText, FramesNestToTheStatedDepthAndNoDeeper) {
+  // io::kMaxNestingDepth (1024) levels below the root are read, without recursion; one more is
+  // refused at the frame that goes too deep. Frame f<i> opens on line i + 2.
+  auto nested = [](int frames) {
+    std::string text = "xof 0303txt 0032\n";
+    for (int i = 0; i < frames; ++i) text += "Frame f" + std::to_string(i) + " {\n";
+    for (int i = 0; i < frames; ++i) text += "}\n";
+    return text;
+  };
+  const Asset a = read_mini(nested(1025));
+  ASSERT_EQ(a.skeleton.size(), 1025u);
+  EXPECT_EQ(a.skeleton.parent(1024), 1023);
+  const Result<Asset> deep = read_text(nested(20000));
+  ASSERT_FALSE(deep.ok());
+  EXPECT_EQ(deep.error().message,
+            "mini.x:1027: Frame 'f1025' lies 1025 frames below its root; marrow reads "
+            "hierarchies at most 1024 levels deep");
 }
 
 // A DeclData with a tangent and a binormal per vertex (floats as the DWORD of their bits:

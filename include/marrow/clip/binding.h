@@ -2,6 +2,7 @@
 // names its joints the same way (the clip's tracks remember their joint names for this).
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,13 @@ ClipBindingReport check_binding(const Clip& clip, const Skeleton& skeleton);
 // whose joint the skeleton lacks are dropped, and their joint names are written to `dropped`
 // when it is given. Duration, ticks per second and events are kept. Fails only when the result
 // would be invalid (two tracks of the clip land on the same joint channel).
+// Weight tracks move to the slots `morph_slots` gives the node of the same name (for instance
+// MorphLayout::slots(), skin/morph.h) in a weight array of `weight_count`; a weight track whose
+// node is missing, or has another number of targets there, is dropped and named in `dropped`
+// as "morph weights of 'NODE'".
 Result<Clip> rebind_clip(const Clip& clip, const Skeleton& skeleton,
-                         std::vector<std::string>* dropped = nullptr);
+                         std::vector<std::string>* dropped = nullptr,
+                         std::span<const MorphSlots> morph_slots = {},
+                         std::size_t weight_count = 0);
 
 }  // namespace marrow

@@ -25,14 +25,32 @@ class ClipBuilder {
                    Interpolation interpolation, std::span<const float> times,
                    std::span<const float> values, std::string_view where);
 
+  // Adds a morph-weight track driving slots [first_weight, first_weight + weight_count) of the
+  // character's weight array (see WeightTrack). `values` hold weight_count floats per key
+  // (three times that for CUBICSPLINE: in-tangents, values, out-tangents), finite; times as for
+  // add_track. Errors name `where`.
+  Status add_weight_track(JointIndex node, std::string_view node_name, std::uint32_t first_weight,
+                          std::uint32_t weight_count, Interpolation interpolation,
+                          std::span<const float> times, std::span<const float> values,
+                          std::string_view where);
+  // The size of the weight array the clip is built for. Defaults to the end of the last weight
+  // track's slots.
+  void set_weight_count(std::size_t weight_count) {
+    explicit_weight_count_ = weight_count;
+    has_explicit_weight_count_ = true;
+  }
+
   void add_event(float time, std::string name);
 
-  // Checks every track's joint against `joint_count` and that no joint channel has two tracks.
+  // Checks every track's joint against `joint_count`, that no joint channel has two tracks, and
+  // that weight tracks lie inside the weight array and do not overlap.
   Result<Clip> build(std::size_t joint_count, std::string_view where);
 
  private:
   Clip clip_;
   float explicit_duration_ = -1;
+  std::size_t explicit_weight_count_ = 0;
+  bool has_explicit_weight_count_ = false;
 };
 
 }  // namespace marrow

@@ -25,7 +25,7 @@ class SamplingCursor {
  public:
   SamplingCursor() = default;
   explicit SamplingCursor(const Clip& clip) { bind(clip); }
-  // Sizes the cursor for `clip` (allocates once) and rewinds it.
+  // Sizes the cursor for `clip`'s joint and weight tracks (allocates once) and rewinds it.
   void bind(const Clip& clip);
   void rewind();
   const Clip* clip() const { return clip_; }
@@ -55,5 +55,28 @@ bool sample(const Clip& clip, std::span<const Transform> rest_pose, float time,
 // Value of one track at `time`, for inspection and tests. Writes components_of(target) floats.
 void evaluate_track(const Clip& clip, const Track& track, float time, std::uint32_t key,
                     float* out);
+
+// Morph-target weights. The same cursor serves joint and weight tracks (bind sizes it for both),
+// so a player samples a frame with sample() and sample_weights() and one cursor.
+//
+// Writes the weights `clip` animates at `time` into their slots of `weights` (the character's
+// weight array, skin/morph.h), leaving every other slot as it was. Returns false, writing
+// nothing, when `weights` is shorter than clip.weight_count() or the cursor is bound to another
+// clip.
+bool sample_weight_tracks(const Clip& clip, float time, SamplingCursor& cursor,
+                          std::span<float> weights);
+// The same without a cursor (every track a binary search): the reference.
+bool sample_weight_tracks(const Clip& clip, float time, std::span<float> weights);
+// The full weight array at `time`: `default_weights` (one per slot, at least
+// clip.weight_count()), overwritten by the animated slots.
+bool sample_weights(const Clip& clip, std::span<const float> default_weights, float time,
+                    SamplingCursor& cursor, std::span<float> weights);
+
+// The weights of one weight track at `time` as glTF 2.0 defines them for the `weights` path
+// (STEP holds, LINEAR lerps, CUBICSPLINE is the Hermite spline with tangents scaled by the key
+// interval; nothing is normalized or clamped). Writes track.weight_count floats. `key` is the
+// segment index (find_key).
+void evaluate_weight_track(const Clip& clip, const WeightTrack& track, float time,
+                           std::uint32_t key, float* out);
 
 }  // namespace marrow

@@ -13,7 +13,8 @@
 
 namespace marrow {
 
-inline constexpr std::uint32_t kArchiveVersion = 1;
+// Version 2 added morph targets and weight tracks; version 1 archives still load.
+inline constexpr std::uint32_t kArchiveVersion = 2;
 inline constexpr std::size_t kArchiveHeaderBytes = 32;
 
 // True when the bytes start with the archive's magic.

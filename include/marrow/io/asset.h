@@ -3,16 +3,26 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "marrow/base/error.h"
 #include "marrow/clip/clip.h"
+#include "marrow/io/material.h"
 #include "marrow/skeleton/skeleton.h"
 #include "marrow/skin/skinned_mesh.h"
 
 namespace marrow {
+
+// Where a clip's ticks per second came from: the file itself, the format's default because the
+// file gives none (.X without AnimTicksPerSecond: 4800; SMD: 30; assimp's "not specified": 25),
+// or LoadOptions::ticks_per_second / --ticks-per-second.
+enum class RateSource : std::uint8_t { kFile, kDefault, kOption };
+
+// "file", "default" or "option".
+std::string_view rate_source_name(RateSource source);
 
 struct Asset {
   std::string source;  // the file it came from, as named by the caller
@@ -24,8 +34,14 @@ struct Asset {
   std::vector<Clip> clips;
   std::vector<Skin> skins;
   std::vector<SkinnedMesh> meshes;
+  // Surfaces: SkinnedMesh::material indexes `materials`, a material's texture `images`.
+  std::vector<Material> materials;
+  std::vector<MaterialImage> images;
   // What the import changed or dropped, in words (e.g. "morph targets ignored").
   std::vector<std::string> warnings;
+  // Per clip, where its rate came from; empty, or shorter than `clips`, means kFile for the rest
+  // (the archive does not store it: an archive's clips read as kFile).
+  std::vector<RateSource> rate_sources;
 
   // True when some skin uses the joint.
   bool is_skin_joint(JointIndex joint) const;
@@ -33,9 +49,39 @@ struct Asset {
   std::optional<JointIndex> joint_of_source(std::int64_t index) const;
   // A clip by name, or by its index written as a number.
   std::optional<std::size_t> find_clip(std::string_view name_or_index) const;
+  // Where clip `clip`'s ticks per second came from.
+  RateSource rate_source(std::size_t clip) const;
+};
+
+// How load_asset reads a file. A plain struct: every field has a default, and new fields keep
+// the old behaviour unless set.
+struct LoadOptions {
+  // Formats read through assimp (FBX; Collada when read_assimp is called directly) are imported
+  // in a child process (the helper executable marrow-import-helper) with the limits below: a
+  // crash, hang or runaway allocation inside assimp becomes an error naming the file instead of
+  // taking the caller's process down. false imports them in this process.
+  bool isolate_importers = true;
+  // The child's memory limit in bytes; 0: 1 GiB plus 32 bytes per byte of the file.
+  std::uint64_t importer_memory_bytes = 0;
+  // The child's wall-clock limit in seconds.
+  double importer_seconds = 120;
+  // The helper to run; empty: $MARROW_IMPORT_HELPER, then beside the running executable, then
+  // the build tree marrow was built in.
+  std::string importer_helper;
+  // The rate of clips whose file gives none (.X without AnimTicksPerSecond, SMD, an assimp
+  // animation that says 0); 0 keeps each format's default. A rate the file gives always wins.
+  double ticks_per_second = 0;
+  // An .md5mesh also takes, as clips, the .md5anim files in its folder whose joint hierarchy is
+  // the mesh's (the way Doom 3 keeps a model's animations beside it; docs/formats_md5_smd.md).
+  bool md5_anims_beside_mesh = true;
 };
 
 // Reads any file marrow understands, choosing the importer by content and extension.
-Result<Asset> load_asset(const std::string& path);
+Result<Asset> load_asset(const std::string& path, const LoadOptions& options = {});
+
+// The extensions load_asset reads (lower case, with the dot: ".gltf", ".x", ...).
+std::span<const std::string_view> readable_extensions();
+// Whether load_asset reads files with this path's extension (any case).
+bool is_readable_extension(const std::string& path);
 
 }  // namespace marrow

@@ -15,6 +15,9 @@ struct PoseSamples {
   std::vector<float> times;
   // world[s][j]: model matrix of joint j at times[s], joints in skeleton order.
   std::vector<std::vector<Mat4>> world;
+  // weights[s]: the morph-target weights at times[s], one per slot of the asset's MorphLayout
+  // (skin/morph.h); empty vectors when the asset has no morph targets.
+  std::vector<std::vector<float>> weights;
 };
 
 // Samples clip `clip_index` (or the rest pose when the asset has no clips and index is -1) at
@@ -24,6 +27,8 @@ PoseSamples sample_world(const Asset& asset, int clip_index, std::span<const flo
 
 // {"file", "clip", "clip_index", "duration", "nodes": [{"index", "name", "joint"}],
 //  "samples": [{"t", "world": [[16 floats, column-major] per node]}]}, nodes in source order.
+// With morph targets, also "morphs": [{"node": source index, "name", "targets": [names]}] (one
+// per node whose meshes have targets) and per sample "weights": [[one per target] per morph].
 void write_pose_json(std::ostream& out, const Asset& asset, int clip_index,
                      const PoseSamples& samples);
 // A readable table: per sample, per node, position, rotation (quaternion) and scale.

@@ -12,10 +12,13 @@
 
 namespace marrow {
 
-// Reads a .x file. Errors name the file and the line (text) or byte offset (binary).
-Result<Asset> read_x(const std::string& path);
+// Reads a .x file. Errors name the file and the line (text) or byte offset (binary). Of
+// `options`, only ticks_per_second is used: the rate of sets when the file has no
+// AnimTicksPerSecond.
+Result<Asset> read_x(const std::string& path, const LoadOptions& options = {});
 // From memory: `name` is used in messages ("name:line: ...").
-Result<Asset> read_x(std::span<const std::uint8_t> bytes, const std::string& name);
+Result<Asset> read_x(std::span<const std::uint8_t> bytes, const std::string& name,
+                     const LoadOptions& options = {});
 
 // The DirectX default when a file has no AnimTicksPerSecond.
 inline constexpr double kXDefaultTicksPerSecond = 4800.0;

@@ -64,7 +64,12 @@ Result<std::vector<Transform>> sample_reference_pose(const Skeleton& skeleton, c
 // linear and cubic-spline tracks alike. A channel `clip` does not animate holds its rest value;
 // where that differs from the reference it gets a one-key constant delta track. Name, duration,
 // ticks per second and events are kept. Setup-time.
+// Morph-weight tracks become tracks of weight differences, clip minus `reference_weights` (one
+// per slot of the weight array, e.g. the default weights, or the clip's weights at a frame); an
+// empty `reference_weights` takes the weights themselves as deltas (a reference of zero).
+// Weights the clip does not animate get no track: blended additively, they add nothing.
 Result<Clip> make_additive_clip(const Clip& clip, const Skeleton& skeleton,
-                                std::span<const Transform> reference);
+                                std::span<const Transform> reference,
+                                std::span<const float> reference_weights = {});
 
 }  // namespace marrow

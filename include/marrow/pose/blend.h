@@ -10,6 +10,11 @@
 //     weight at j clamped to 1.
 //  3. additive layers: delta poses applied on top, each raised to the power w (additive.h).
 // Forced joints (force.h) and local-to-model come after.
+//
+// Morph-target weights go through the same three steps, slot by slot, when the job is given
+// rest_morph_weights: a normal weighted average (the default weights making up a summed weight
+// below the threshold), override layers lerped over it, and additive layers adding their weight
+// differences times their weight. Weights are plain numbers: averaged, never normalized.
 #pragma once
 
 #include <cstddef>
@@ -30,6 +35,12 @@ struct BlendLayer {
   // Empty: every joint at weight 1. Otherwise one weight per joint, clamped to [0, 1] (NaN
   // reads as 0).
   std::span<const float> mask{};
+  // Morph-target weights, one per slot of the character's weight array (additive layers: weight
+  // differences, make_additive_clip). Empty: the layer takes no part in the weight blend.
+  std::span<const float> morph_weights{};
+  // Empty: every slot at 1. Otherwise one weight per slot, clamped to [0, 1] (NaN reads as 0);
+  // mask.h builds one from a joint mask (morph_mask_from_joint_mask) or from a clip.
+  std::span<const float> morph_mask{};
 };
 
 // The most layers of each kind a job takes: run() gathers the live ones on its stack.
@@ -49,6 +60,10 @@ struct BlendJob {
   // One per joint, written. May be the very same buffer as rest_pose or any layer's pose (each
   // joint is read before it is written), but not a shifted overlap of one.
   std::span<Transform> output{};
+  // The default morph weights (sets the slot count; empty: no weight blend) and where the
+  // blended weights go, one per slot. The output may be the very same buffer as an input.
+  std::span<const float> rest_morph_weights{};
+  std::span<float> morph_output{};
 
   // Spans long enough, at most kMaxBlendLayers per kind, finite weights, threshold finite and
   // >= kMinBlendThreshold.

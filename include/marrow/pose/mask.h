@@ -70,6 +70,21 @@ Result<std::vector<float>> mask_from_clip(const Skeleton& skeleton, const Clip& 
                                           std::span<const Transform> reference,
                                           const MaskTolerance& tolerance = {});
 
+// Morph masks: a weight in [0, 1] per slot of a character's morph-weight array, read by blend
+// layers as BlendLayer::morph_mask.
+//
+// Each slot takes the (clamped) joint-mask weight of the node whose meshes it drives, so a mask
+// built from names or a subtree selects the face's weights when it selects the face's node.
+std::vector<float> morph_mask_from_joint_mask(std::span<const float> joint_mask,
+                                              std::span<const MorphSlots> slots,
+                                              std::size_t weight_count);
+// 1 for every slot `clip` moves further than `tolerance` from `reference_weights` (one per slot,
+// e.g. the default weights), checked at each key and three points inside every key interval;
+// 0 elsewhere.
+Result<std::vector<float>> morph_mask_from_clip(const Clip& clip,
+                                                std::span<const float> reference_weights,
+                                                float tolerance = 1e-4f);
+
 // Angle in radians (0..pi) of the rotation taking `a` to `b`, precise near 0 (unlike an acos of
 // the dot product, which cannot resolve angles below ~1e-3 in float).
 float rotation_angle(Quat a, Quat b);

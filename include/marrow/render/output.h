@@ -1,7 +1,7 @@
 // Writing rendered frames: PNG (one frame), GIF (in-process encoder) and MP4 (the ffmpeg
-// command, fed raw frames through a pipe). Every output is written under a temporary name in
-// the destination folder and renamed into place only when complete, so a failure never leaves
-// a partial file behind.
+// command, fed raw frames through a pipe). Every output goes through marrow's atomic-write path
+// (marrow/io/atomic_file.h): a temporary in the destination folder, renamed into place only when
+// complete, so a failure never leaves a partial file behind.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,7 @@
 #include <string>
 
 #include "marrow/base/error.h"
+#include "marrow/io/atomic_file.h"
 #include "marrow/render/rasterizer.h"
 
 namespace marrow::render {
@@ -21,35 +22,9 @@ enum class OutputFormat { kPng, kGif, kMp4 };
 // the file and the formats there are.
 Result<OutputFormat> output_format_of(const std::string& path);
 
-// A file created as "<dir>/.<name>.tmp-XXXXXX" and renamed to its path by commit(). Destroyed
-// without commit(), it removes the temporary.
-class AtomicFile {
- public:
-  static Result<AtomicFile> create(const std::string& path);
-  AtomicFile(AtomicFile&& other) noexcept;
-  AtomicFile& operator=(AtomicFile&&) = delete;
-  ~AtomicFile();
-
-  const std::string& path() const { return path_; }
-  const std::string& temp_path() const { return temp_path_; }
-  Status write(std::span<const std::uint8_t> bytes);
-  // Closes, then renames the temporary over the destination.
-  Status commit();
-  // Closes the descriptor, keeping the temporary (for a writer that reopens it by name).
-  void close_descriptor();
-
- private:
-  AtomicFile() = default;
-  std::string path_, temp_path_;
-  int fd_ = -1;
-  int slot_ = -1;  // in the table the signal handler reads
-  bool committed_ = false;
-};
-
-// For command-line programs: installs handlers for SIGINT, SIGTERM and SIGHUP that remove the
-// temporaries of AtomicFiles still open, then end the process as the signal would have. A
-// library does not install signal handlers by itself; the `marrow` commands call this.
-void remove_temporaries_on_signal();
+// The files go through marrow's one atomic-write path (marrow/io/atomic_file.h).
+using AtomicFile = marrow::AtomicFile;
+using marrow::remove_temporaries_on_signal;
 
 // PNG bytes of an image (stb_image_write).
 std::vector<std::uint8_t> encode_png(const Image& image);

@@ -15,6 +15,7 @@
 #include "marrow/skin/autoskin.h"
 #include "marrow/skin/autoskin_evaluation.h"
 #include "marrow/skin/skinning.h"
+#include "progress.h"
 
 namespace marrow::cli {
 namespace {
@@ -40,27 +41,32 @@ struct AutoskinOptions {
   double reach = 2.0;
   float frame_rate = 30;
   bool quiet = false;
+  LoadOptions load;
 };
 
-// Progress on stderr: one line per stage, then every quarter of it.
-struct Progress {
+// Progress of heat's stages (visibility, laplacian, factorize, solve) as a bar on a terminal;
+// nothing when stderr is piped. Shared, since std::function copies its target.
+struct StageProgress {
+  std::shared_ptr<ProgressBar> bar;
   std::string stage;
-  int quarter = -1;
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-  void operator()(std::string_view s, float f) {
-    if (s != stage) {
-      stage = s;
-      quarter = -1;
+  void operator()(std::string_view s, float fraction) {
+    if (!bar) {
+      bar = std::make_shared<ProgressBar>(std::string(s), 100, "%");
+    } else if (s != stage) {
+      bar->restart(std::string(s), 100, "%");
     }
-    const int q = static_cast<int>(f * 4);
-    if (q <= quarter) return;
-    quarter = q;
-    const double t =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cerr << "marrow autoskin: " << std::fixed << std::setprecision(2) << t << " s  " << s
-              << " " << q * 25 << "%\n";
+    stage = s;
+    bar->set(static_cast<std::uint64_t>(std::clamp(fraction, 0.0f, 1.0f) * 100));
   }
 };
+
+// A fresh bar for the next piece of work; the old one (if any) clears its line first, so what
+// is printed next starts on a clean line. JSON output gets none.
+void reset_progress(autoskin::Options& options, const AutoskinOptions& o) {
+  options.progress = nullptr;
+  if (!o.quiet && o.format != "json" && ProgressBar::stderr_is_terminal())
+    options.progress = StageProgress{};
+}
 
 Result<autoskin::Options> make_options(const AutoskinOptions& o, const Skeleton& skeleton,
                                        const std::string& skeleton_file) {
@@ -95,7 +101,7 @@ Result<autoskin::Options> make_options(const AutoskinOptions& o, const Skeleton&
     if (!j) return make_error("--range", "no joint named '" + name + "' in " + skeleton_file);
     options.range_overrides[*j] = {lo, hi};
   }
-  if (!o.quiet) options.progress = Progress{};
+  reset_progress(options, o);
   return options;
 }
 
@@ -143,9 +149,9 @@ int run_bind(const AutoskinOptions& o) {
   if (o.mesh.empty()) return report_error("autoskin: give a MESH file (or --evaluate FILE)");
   if (o.skeleton.empty()) return report_error("autoskin: --skeleton FILE is required");
   if (o.output.empty()) return report_error("autoskin: -o OUT.glb is required");
-  Result<Asset> mesh_asset = load_asset(o.mesh);
+  Result<Asset> mesh_asset = load_asset(o.mesh, o.load);
   if (!mesh_asset) return report_error(mesh_asset.error().message);
-  Result<Asset> skel_asset = load_asset(o.skeleton);
+  Result<Asset> skel_asset = load_asset(o.skeleton, o.load);
   if (!skel_asset) return report_error(skel_asset.error().message);
   if (mesh_asset->meshes.empty()) return report_error(o.mesh + ": has no mesh to bind");
   if (skel_asset->skeleton.empty()) return report_error(o.skeleton + ": has no skeleton");
@@ -192,6 +198,7 @@ int run_bind(const AutoskinOptions& o) {
   }
 
   Result<autoskin::Binding> binding = autoskin::bind_mesh(parts, *rig, *options);
+  options->progress = nullptr;  // clears the bar
   if (!binding) return report_error(o.mesh + ": " + binding.error().message);
   out.skins.push_back(binding->skin);
   for (std::size_t m = 0; m < out.meshes.size(); ++m)
@@ -227,8 +234,9 @@ std::string json_escape(const std::string& s) {
 // Another file's clips on this skeleton, by joint name, rotations only: joint offsets (bone
 // lengths) and scale stay the skeleton's own, so a clip made for a differently proportioned
 // character with the same joint names still poses this one sensibly.
-Result<std::vector<Clip>> borrowed_clips(const std::string& file, const Skeleton& skeleton) {
-  Result<Asset> source = load_asset(file);
+Result<std::vector<Clip>> borrowed_clips(const std::string& file, const Skeleton& skeleton,
+                                         const LoadOptions& load) {
+  Result<Asset> source = load_asset(file, load);
   if (!source) return source.error();
   std::vector<Clip> out;
   for (const Clip& clip : source->clips) {
@@ -256,10 +264,10 @@ Result<std::vector<Clip>> borrowed_clips(const std::string& file, const Skeleton
 }
 
 int run_evaluate(const AutoskinOptions& o) {
-  Result<Asset> asset = load_asset(o.evaluate);
+  Result<Asset> asset = load_asset(o.evaluate, o.load);
   if (!asset) return report_error(asset.error().message);
   if (!o.clips.empty()) {
-    Result<std::vector<Clip>> clips = borrowed_clips(o.clips, asset->skeleton);
+    Result<std::vector<Clip>> clips = borrowed_clips(o.clips, asset->skeleton, o.load);
     if (!clips) return report_error(clips.error().message);
     asset->clips = std::move(clips).value();
   }
@@ -276,6 +284,7 @@ int run_evaluate(const AutoskinOptions& o) {
     if (meshes.empty()) continue;
     Result<autoskin::Evaluation> e = autoskin::evaluate(
         asset->skeleton, asset->clips, asset->skins[s], meshes, *options, o.frame_rate);
+    reset_progress(*options, o);
     if (!e)
       return report_error(o.evaluate + ": skin '" + asset->skins[s].name +
                           "': " + e.error().message);
@@ -327,6 +336,7 @@ void add_autoskin_command(CLI::App& app, std::function<int()>& run) {
       "automatic weights against a rigged file's own");
   cmd->add_option("mesh", o->mesh, "The mesh to bind (any file marrow reads; weights ignored)");
   cmd->add_option("--skeleton", o->skeleton, "The skeleton (and its clips) to bind to");
+  add_load_options(cmd, o->load);
   cmd->add_option("-o,--output", o->output, "The skinned file to write (.glb, .gltf, .marrow)");
   cmd->add_option("--evaluate", o->evaluate,
                   "A rigged file: recompute its weights and compare with the artist's");
@@ -358,6 +368,7 @@ void add_autoskin_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--format", o->format, "--evaluate: text or json")
       ->check(CLI::IsMember({"text", "json"}));
   cmd->add_flag("--quiet", o->quiet, "No progress or notes on stderr");
+  set_example(*cmd, "marrow autoskin body.obj --skeleton Soldier.glb --method heat -o body.glb");
   cmd->callback(
       [o, &run] { run = [o] { return o->evaluate.empty() ? run_bind(*o) : run_evaluate(*o); }; });
 }

@@ -15,6 +15,7 @@ struct CheckOptions {
   std::string clip_file;
   std::string clip;
   bool strict = false;
+  LoadOptions load;
 };
 
 void print_names(std::ostream& out, const std::vector<std::string>& names) {
@@ -22,9 +23,9 @@ void print_names(std::ostream& out, const std::vector<std::string>& names) {
 }
 
 int run_check(const CheckOptions& o) {
-  Result<Asset> skeleton_asset = load_asset(o.skeleton_file);
+  Result<Asset> skeleton_asset = load_asset(o.skeleton_file, o.load);
   if (!skeleton_asset) return report_error(skeleton_asset.error().message);
-  Result<Asset> clip_asset = load_asset(o.clip_file);
+  Result<Asset> clip_asset = load_asset(o.clip_file, o.load);
   if (!clip_asset) return report_error(clip_asset.error().message);
 
   std::vector<std::size_t> clips;
@@ -70,8 +71,10 @@ void add_check_command(CLI::App& app, std::function<int()>& run) {
       ->required();
   cmd->add_option("clip_file", options->clip_file, "The file whose clips are checked")->required();
   cmd->add_option("--clip", options->clip, "Check only this clip (name or index)");
+  add_load_options(cmd, options->load);
   cmd->add_flag("--strict", options->strict,
                 "Also fail (exit 2) when skeleton joints are left unanimated");
+  set_example(*cmd, "marrow check Testwuson.X anim_test.x --strict");
   cmd->callback([options, &run] { run = [options] { return run_check(*options); }; });
 }
 

@@ -5,12 +5,14 @@
 
 #include "commands.h"
 #include "marrow/io/asset.h"
+#include "marrow/skin/morph.h"
 
 namespace marrow::cli {
 namespace {
 
 struct InfoOptions {
   std::string file;
+  LoadOptions load;
 };
 
 void print_tree(const Asset& asset) {
@@ -41,11 +43,25 @@ void print_clips(const Asset& asset) {
       keys += t.key_count;
       joints.insert(t.joint);
     }
+    std::size_t weights = 0;
+    for (const WeightTrack& t : clip.weight_tracks()) {
+      interpolations.insert(to_string(t.interpolation));
+      keys += t.key_count;
+      weights += t.weight_count;
+    }
     std::cout << "  [" << c << "] '" << clip.name() << "'  " << clip.duration() << " s, "
-              << clip.tracks().size() << " channels on " << joints.size() << " joints, " << keys
-              << " keys,";
+              << clip.tracks().size() << " channels on " << joints.size() << " joints, ";
+    if (!clip.weight_tracks().empty()) {
+      std::cout << clip.weight_tracks().size() << " morph weight channels (" << weights
+                << " weights), ";
+    }
+    std::cout << keys << " keys,";
     for (auto i : interpolations) std::cout << " " << i;
-    if (clip.ticks_per_second() > 0) std::cout << ", " << clip.ticks_per_second() << " ticks/s";
+    if (clip.ticks_per_second() > 0) {
+      // Where the rate came from: the file, the format's default, or --ticks-per-second.
+      std::cout << ", " << clip.ticks_per_second() << " ticks/s ("
+                << rate_source_name(asset.rate_source(c)) << ")";
+    }
     std::cout << "\n";
   }
 }
@@ -66,8 +82,26 @@ void print_meshes(const Asset& asset) {
     else
       std::cout << ", rigid";
     std::cout << (mesh.normals.empty() ? "" : ", normals")
-              << (mesh.tangents.empty() ? "" : ", tangents") << (mesh.uvs.empty() ? "" : ", uvs")
-              << "\n";
+              << (mesh.tangents.empty() ? "" : ", tangents") << (mesh.uvs.empty() ? "" : ", uvs");
+    if (!mesh.morph_targets.empty())
+      std::cout << ", " << mesh.morph_targets.size() << " morph targets";
+    std::cout << "\n";
+    for (std::size_t t = 0; t < mesh.morph_targets.size(); ++t) {
+      const MorphTarget& target = mesh.morph_targets[t];
+      std::cout << "      target " << t << " '" << target.name << "': moves "
+                << target.vertices.size() << " of " << mesh.vertex_count() << " vertices"
+                << (target.normal_deltas.empty() ? "" : ", normals")
+                << (target.tangent_deltas.empty() ? "" : ", tangents") << ", default weight "
+                << (t < mesh.default_morph_weights.size() ? mesh.default_morph_weights[t] : 0.0f)
+                << "\n";
+    }
+  }
+  const MorphLayout layout = MorphLayout::build(asset.meshes);
+  if (layout.weight_count() == 0) return;
+  std::cout << "morph weights: " << layout.weight_count() << "\n";
+  for (const MorphSlots& s : layout.slots()) {
+    std::cout << "  node '" << asset.skeleton.name(s.node) << "': slots " << s.first << ".."
+              << s.first + s.count - 1 << "\n";
   }
 }
 
@@ -77,10 +111,12 @@ void add_info_command(CLI::App& app, std::function<int()>& run) {
   auto options = std::make_shared<InfoOptions>();
   CLI::App* cmd =
       app.add_subcommand("info", "Show the node tree, clips, meshes and skins of a file");
-  cmd->add_option("file", options->file, "A .gltf or .glb file")->required();
+  cmd->add_option("file", options->file, "Any file marrow reads")->required();
+  add_load_options(cmd, options->load);
+  set_example(*cmd, "marrow info Soldier.glb");
   cmd->callback([options, &run] {
     run = [options] {
-      Result<Asset> asset = load_asset(options->file);
+      Result<Asset> asset = load_asset(options->file, options->load);
       if (!asset) return report_error(asset.error().message);
       std::cout << options->file << "\n";
       print_tree(*asset);

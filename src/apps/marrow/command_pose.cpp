@@ -19,6 +19,7 @@ struct PoseOptions {
   std::string format = "text";
   std::string wrap = "clamp";
   std::vector<std::string> layers;
+  LoadOptions load;
 };
 
 bool parse_times(const std::string& text, std::vector<float>& times, std::string& bad) {
@@ -47,10 +48,10 @@ int run_pose(const PoseOptions& o) {
   else if (o.wrap == "pingpong")
     wrap = WrapMode::kPingPong;
 
-  Result<Asset> asset = load_asset(o.file);
+  Result<Asset> asset = load_asset(o.file, o.load);
   if (!asset) return report_error(asset.error().message);
   if (!o.clip_file.empty()) {
-    Status st = use_clips_of(*asset, o.clip_file);
+    Status st = use_clips_of(*asset, o.clip_file, o.load);
     if (!st) return report_error(st.error().message);
   }
   Result<PoseSource> source = PoseSource::create(*asset, o.clip, o.layers);
@@ -73,6 +74,7 @@ void add_pose_command(CLI::App& app, std::function<int()>& run) {
   CLI::App* cmd =
       app.add_subcommand("pose", "Print every node's global transform at given times of a clip");
   cmd->add_option("file", options->file, "Any file marrow reads")->required();
+  add_load_options(cmd, options->load);
   cmd->add_option("--clip", options->clip, "Clip name or index (default: the first clip)");
   cmd->add_option("--clip-file", options->clip_file,
                   "Take the clips from this file instead, bound to FILE's skeleton by joint name");
@@ -84,6 +86,7 @@ void add_pose_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--layer", options->layers,
                   "Blend layer CLIP[:weight=W][:mode=normal|override|additive]"
                   "[:mask=ROOT|!ROOT|auto][:time=T][:ref=rest|T] (repeatable)");
+  set_example(*cmd, "marrow pose Soldier.glb --clip Walk --times 0,0.25,0.5 --format json");
   cmd->callback([options, &run] { run = [options] { return run_pose(*options); }; });
 }
 

@@ -1,13 +1,12 @@
 // `marrow render FILE [--clip NAME|INDEX] [--clip-file F] [--layer ...] --out
-// out.png|out.gif|out.mp4
-//   [--size WxH] [--fps N] [--seconds S] [--time T] [--camera PRESET] [--skeleton]
-//   [--weights JOINT] [--skinning linear|dq]`: pictures and videos of a file, drawn by the
-// software rasterizer (docs/rendering.md).
-#include <unistd.h>
-
+// out.png|out.gif|out.mp4 [--size WxH] [--fps N] [--seconds S] [--time T] [--camera PRESET]
+// [--skeleton] [--weights JOINT] [--skinning linear|dq] [--no-ground] [--no-textures]`: pictures
+// and videos of a file, drawn by the software rasterizer (docs/rendering.md).
+//
+// The command runs in named steps: check the options, load the file and its pose source, set
+// up the scene and camera, draw the frames into the writer, and report what was encoded.
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <iomanip>
 #include <iostream>
 #include <optional>
@@ -18,6 +17,7 @@
 #include "marrow/io/asset.h"
 #include "marrow/render/output.h"
 #include "marrow/render/scene.h"
+#include "progress.h"
 #include "render_options.h"
 
 namespace marrow::cli {
@@ -37,141 +37,208 @@ struct RenderOptions {
   bool skeleton = false;
   std::string weights;
   std::string skinning = "linear";
+  bool no_ground = false;
+  bool no_textures = false;
+  LoadOptions load;
 };
 
 // Most frames one render may have (about 1 hour at 25 fps).
 constexpr long kMaxFrames = 100000;
 // The camera is framed over at most this many frames spread over the range.
 constexpr long kMaxBoundsSamples = 400;
+// Frames posed at once (PoseSource samples a batch of times in one call).
+constexpr long kChunk = 32;
 
-int run_render(const RenderOptions& o) {
-  // Everything that can be checked without the file is checked first.
+// Step 1: what the options say, checked before the file is read.
+struct RenderPlan {
+  render::OutputFormat format = render::OutputFormat::kPng;
+  ImageSize size;
+  render::CameraPreset preset = render::CameraPreset::kAuto;
+};
+
+Result<RenderPlan> check_options(const RenderOptions& o) {
+  RenderPlan plan;
   Result<render::OutputFormat> format = render::output_format_of(o.out);
-  if (!format) return report_error(format.error().message);
-  if (Status s = check_output_folder(o.out); !s) return report_error(s.error().message);
+  if (!format) return format.error();
+  plan.format = *format;
+  if (Status s = check_output_folder(o.out); !s) return s.error();
   Result<ImageSize> size = parse_image_size(o.size);
-  if (!size) return report_error(size.error().message);
+  if (!size) return size.error();
+  plan.size = *size;
   const auto preset = render::parse_camera_preset(o.camera);
   if (!preset) {
-    return report_error("--camera '" + o.camera + "': expected one of " +
-                        std::string(render::kCameraPresetNames));
+    return Error{"--camera '" + o.camera + "': expected one of " +
+                 std::string(render::kCameraPresetNames)};
   }
+  plan.preset = *preset;
   if (!(o.fps > 0) || !std::isfinite(o.fps) || o.fps > 120) {
-    return report_error("--fps: expected a frame rate above 0 and at most 120");
+    return Error{"--fps: expected a frame rate above 0 and at most 120"};
   }
-  if (*format == render::OutputFormat::kGif && o.fps > 50) {
-    return report_error(
+  if (plan.format == render::OutputFormat::kGif && o.fps > 50) {
+    return Error{
         "--fps: a GIF counts frame delays in hundredths of a second and viewers slow down "
-        "delays below 2/100 s, so GIFs take at most 50 fps");
+        "delays below 2/100 s, so GIFs take at most 50 fps"};
   }
   if (o.seconds && (!(*o.seconds > 0) || !std::isfinite(*o.seconds))) {
-    return report_error("--seconds: expected a duration above 0");
+    return Error{"--seconds: expected a duration above 0"};
   }
-  if (!std::isfinite(o.time)) return report_error("--time: expected a time in seconds");
+  if (!std::isfinite(o.time)) return Error{"--time: expected a time in seconds"};
+  return plan;
+}
 
-  Result<Asset> asset = load_asset(o.file);
-  if (!asset) return report_error(asset.error().message);
+// Step 2: the file, with --clip-file's clips bound in, and what --clip / --layer select.
+Status load(const RenderOptions& o, Asset& asset, std::optional<PoseSource>& source) {
+  Result<Asset> loaded = load_asset(o.file, o.load);
+  if (!loaded) return loaded.error();
+  asset = std::move(loaded).value();
   if (!o.clip_file.empty()) {
-    if (Status s = use_clips_of(*asset, o.clip_file); !s) return report_error(s.error().message);
+    if (Status s = use_clips_of(asset, o.clip_file, o.load); !s) return s;
   }
-  Result<PoseSource> source = PoseSource::create(*asset, o.clip, o.layers);
-  if (!source) return report_error(source.error().message);
+  Result<PoseSource> made = PoseSource::create(asset, o.clip, o.layers);
+  if (!made) return made.error();
+  source.emplace(std::move(made).value());
+  return {};
+}
+
+// The frame times: a single PNG at --time; an animation from --time over --seconds (default:
+// the clip's duration), each clip looping.
+struct Timeline {
+  long frames = 1;
+  double start = 0, fps = 25;
+  float time_of(long frame) const { return static_cast<float>(start + frame / fps); }
+};
+
+Result<Timeline> make_timeline(const RenderOptions& o, const RenderPlan& plan,
+                               const PoseSource& source) {
+  Timeline timeline{1, o.time, o.fps};
+  if (plan.format != render::OutputFormat::kPng) {
+    const double seconds = o.seconds ? *o.seconds : source.duration();
+    const double wanted = seconds * o.fps;
+    if (!(wanted <= kMaxFrames)) {
+      return Error{"--seconds x --fps asks for more than " + std::to_string(kMaxFrames) +
+                   " frames, the most one render makes"};
+    }
+    timeline.frames = std::max(1L, std::lround(wanted));
+  } else if (o.seconds) {
+    std::cerr << "marrow: note: a PNG holds one frame (the pose at --time); --seconds ignored\n";
+  }
+  return timeline;
+}
+
+PoseSamples pose_frames(const PoseSource& source, const Timeline& timeline, long first,
+                        long count) {
+  std::vector<float> times;
+  for (long f = first; f < first + count; ++f) times.push_back(timeline.time_of(f));
+  return source.sample(times, WrapMode::kLoop);
+}
+
+// Step 3: the scene (meshes, textures, overlay) and a camera framed on the character over the
+// whole range (sampled), from the chosen side.
+struct Scene {
+  std::optional<render::SceneRenderer> renderer;
+  render::Camera camera;
+};
+
+Result<Scene> make_scene(const RenderOptions& o, const RenderPlan& plan, const Asset& asset,
+                         const PoseSource& source, const Timeline& timeline) {
   render::SceneStyle style;
   style.skeleton = o.skeleton;
   style.weights_joint = o.weights;
   style.method = o.skinning == "dq" ? SkinningMethod::kDualQuaternion : SkinningMethod::kLinear;
-  Result<render::SceneRenderer> scene = render::SceneRenderer::create(*asset, style);
-  if (!scene) return report_error(scene.error().message);
-  for (const std::string& note : scene->notes()) std::cerr << "marrow: note: " << note << "\n";
+  style.ground = !o.no_ground;
+  style.textures = !o.no_textures;
+  Result<render::SceneRenderer> renderer = render::SceneRenderer::create(asset, style);
+  if (!renderer) return renderer.error();
+  for (const std::string& note : renderer->notes()) std::cerr << "marrow: note: " << note << "\n";
 
-  // Frame times: a single PNG at --time; an animation from --time over --seconds (default: the
-  // clip's duration), each clip looping.
-  long frames = 1;
-  if (*format != render::OutputFormat::kPng) {
-    const double seconds = o.seconds ? *o.seconds : source->duration();
-    const double wanted = seconds * o.fps;
-    if (!(wanted <= kMaxFrames)) {
-      return report_error("--seconds x --fps asks for more than " + std::to_string(kMaxFrames) +
-                          " frames, the most one render makes");
-    }
-    frames = std::max(1L, std::lround(wanted));
-  } else if (o.seconds) {
-    std::cerr << "marrow: note: a PNG holds one frame (the pose at --time); --seconds ignored\n";
-  }
-  auto time_of = [&](long frame) { return static_cast<float>(o.time + frame / o.fps); };
-  auto poses = [&](long first, long count) {
-    std::vector<float> times;
-    for (long f = first; f < first + count; ++f) times.push_back(time_of(f));
-    return source->sample(times, WrapMode::kLoop);
-  };
-
-  // The camera: framed on the character over the whole range (sampled), from the chosen side.
   std::vector<Vec3> extremes;
   render::Orientation orientation;
-  const long stride = std::max(1L, (frames + kMaxBoundsSamples - 1) / kMaxBoundsSamples);
-  for (long f = 0; f < frames; f += stride) {
-    const PoseSamples one = poses(f, 1);
-    scene->set_pose(one.world[0]);
-    scene->extreme_points(extremes);
-    if (f == 0) orientation = render::guess_orientation(asset->skeleton, one.world[0]);
+  const long stride = std::max(1L, (timeline.frames + kMaxBoundsSamples - 1) / kMaxBoundsSamples);
+  for (long f = 0; f < timeline.frames; f += stride) {
+    const PoseSamples one = pose_frames(source, timeline, f, 1);
+    renderer->set_pose(one.world[0], one.weights.empty() ? std::span<const float>()
+                                                         : std::span<const float>(one.weights[0]));
+    renderer->extreme_points(extremes);
+    if (f == 0) orientation = render::guess_orientation(asset.skeleton, one.world[0]);
   }
-  if (extremes.empty()) {
-    return report_error(o.file + ": nothing to draw (no mesh and no joint)");
-  }
-  const render::Camera camera = render::frame_points(
-      extremes, *preset, static_cast<float>(size->width) / size->height, orientation);
+  if (extremes.empty()) return Error{o.file + ": nothing to draw (no mesh and no joint)"};
+  renderer->place_ground(extremes, orientation);
+  Scene scene;
+  scene.camera = render::frame_points(
+      extremes, plan.preset, static_cast<float>(plan.size.width) / plan.size.height, orientation);
+  scene.renderer.emplace(std::move(renderer).value());
+  return scene;
+}
 
-  render::remove_temporaries_on_signal();  // Ctrl-C leaves no temporary behind
-  auto writer = render::FrameWriter::open(o.out, size->width, size->height, o.fps);
-  if (!writer) return report_error(writer.error().message);
-  render::Rasterizer rasterizer(size->width, size->height);
-  const bool tty = isatty(STDERR_FILENO);
-  const auto start = std::chrono::steady_clock::now();
-  int last_quarter = 0;
-  constexpr long kChunk = 32;
-  for (long first = 0; first < frames; first += kChunk) {
-    const long count = std::min(kChunk, frames - first);
-    const PoseSamples chunk = poses(first, count);
+// Step 4: every frame posed, drawn and handed to the writer, with a progress bar on a terminal.
+Status draw_frames(const PoseSource& source, const Timeline& timeline, const RenderPlan& plan,
+                   Scene& scene, render::FrameWriter& writer) {
+  render::Rasterizer rasterizer(plan.size.width, plan.size.height);
+  ProgressBar progress("rendering", static_cast<std::uint64_t>(timeline.frames), "frames",
+                       timeline.frames > 1);
+  for (long first = 0; first < timeline.frames; first += kChunk) {
+    const long count = std::min(kChunk, timeline.frames - first);
+    const PoseSamples chunk = pose_frames(source, timeline, first, count);
     for (long k = 0; k < count; ++k) {
-      scene->set_pose(chunk.world[static_cast<std::size_t>(k)]);
-      scene->draw(rasterizer, camera);
-      if (Status s = (*writer)->add(rasterizer.image()); !s) return report_error(s.error().message);
-      const long done = first + k + 1;
-      if (frames > 1 && tty) {
-        std::cerr << "\rmarrow: rendering frame " << done << "/" << frames << std::flush;
-      } else if (frames > 1) {
-        // Not a terminal: a line per quarter, only for renders long enough to wonder about.
-        const double elapsed =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        const int quarter = static_cast<int>(done * 4 / frames);
-        if (elapsed > 3 && quarter > last_quarter && done < frames) {
-          std::cerr << "marrow: rendered " << done << "/" << frames << " frames\n";
-        }
-        last_quarter = quarter;
-      }
+      scene.renderer->set_pose(
+          chunk.world[static_cast<std::size_t>(k)],
+          chunk.weights.empty()
+              ? std::span<const float>()
+              : std::span<const float>(chunk.weights[static_cast<std::size_t>(k)]));
+      scene.renderer->draw(rasterizer, scene.camera);
+      if (Status s = writer.add(rasterizer.image()); !s) return s;
+      progress.advance();
     }
   }
-  if (frames > 1 && tty) std::cerr << "\r" << std::string(48, ' ') << "\r" << std::flush;
-  if (Status s = (*writer)->finish(); !s) return report_error(s.error().message);
+  return {};
+}
 
-  const double elapsed =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+// Step 5: the file completed (encoded, renamed into place) and a line saying what it holds.
+Status finish_and_report(const RenderOptions& o, const RenderPlan& plan, const Asset& asset,
+                         const PoseSource& source, const Timeline& timeline,
+                         render::FrameWriter& writer, double seconds_taken) {
+  if (Status s = writer.finish(); !s) return s;
   std::ostringstream what;
   what << std::fixed << std::setprecision(2);
-  if (source->clip_index() >= 0) {
-    what << "clip '" << asset->clips[static_cast<std::size_t>(source->clip_index())].name() << "'";
+  if (source.clip_index() >= 0) {
+    what << "clip '" << asset.clips[static_cast<std::size_t>(source.clip_index())].name() << "'";
   } else {
     what << "rest pose";
   }
   if (!o.layers.empty()) what << " + " << o.layers.size() << " layer(s)";
+  const long frames = timeline.frames;
   std::cout << "wrote " << o.out << ": " << frames << (frames == 1 ? " frame" : " frames") << ", "
-            << size->width << "x" << size->height << ", " << what.str();
+            << plan.size.width << "x" << plan.size.height << ", " << what.str();
   if (frames > 1)
     std::cout << ", " << frames / o.fps << " s at " << o.fps << " fps";
   else
     std::cout << " at t = " << o.time << " s";
-  std::cout << ", " << ((*writer)->size() + 512) / 1024 << " KiB, in " << std::setprecision(2)
-            << elapsed << " s\n";
+  std::cout << ", " << (writer.size() + 512) / 1024 << " KiB, in " << std::fixed
+            << std::setprecision(2) << seconds_taken << " s\n";
+  return {};
+}
+
+int run_render(const RenderOptions& o) {
+  Result<RenderPlan> plan = check_options(o);
+  if (!plan) return report_error(plan.error().message);
+  Asset asset;  // outlives the pose source and the scene, which point into it
+  std::optional<PoseSource> source;
+  if (Status s = load(o, asset, source); !s) return report_error(s.error().message);
+  Result<Timeline> timeline = make_timeline(o, *plan, *source);
+  if (!timeline) return report_error(timeline.error().message);
+  Result<Scene> scene = make_scene(o, *plan, asset, *source, *timeline);
+  if (!scene) return report_error(scene.error().message);
+
+  render::remove_temporaries_on_signal();  // Ctrl-C leaves no temporary behind
+  auto writer = render::FrameWriter::open(o.out, plan->size.width, plan->size.height, o.fps);
+  if (!writer) return report_error(writer.error().message);
+  const auto start = std::chrono::steady_clock::now();
+  if (Status s = draw_frames(*source, *timeline, *plan, *scene, **writer); !s)
+    return report_error(s.error().message);
+  const double taken =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (Status s = finish_and_report(o, *plan, asset, *source, *timeline, **writer, taken); !s)
+    return report_error(s.error().message);
   return 0;
 }
 
@@ -183,6 +250,7 @@ void add_render_command(CLI::App& app, std::function<int()>& run) {
       "render", "Draw a file's animation into a PNG, GIF or MP4 (software rasterizer)");
   cmd->add_option("file", options->file, "Any file marrow reads (glTF, .X, BVH, FBX, ...)")
       ->required();
+  add_load_options(cmd, options->load);
   cmd->add_option("--clip", options->clip, "Clip name or index (default: the first clip)");
   cmd->add_option("--clip-file", options->clip_file,
                   "Play this file's clips on FILE's skeleton, bound by joint name");
@@ -204,6 +272,11 @@ void add_render_command(CLI::App& app, std::function<int()>& run) {
                   "Colour the mesh by each vertex's weight for this joint (blue 0 to red 1)");
   cmd->add_option("--skinning", options->skinning, "linear (default) or dq (dual quaternion)")
       ->check(CLI::IsMember({"linear", "dq"}));
+  cmd->add_flag("--no-ground", options->no_ground,
+                "No ground plane (grid and contact shadow) under the character");
+  cmd->add_flag("--no-textures", options->no_textures,
+                "Draw materials in their flat base colour, without textures");
+  set_example(*cmd, "marrow render Soldier.glb --clip Walk --size 480x360 --out walk.gif");
   cmd->callback([options, &run] { run = [options] { return run_render(*options); }; });
 }
 

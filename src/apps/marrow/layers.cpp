@@ -9,6 +9,7 @@
 #include "marrow/pose/blend.h"
 #include "marrow/pose/local_to_model.h"
 #include "marrow/pose/mask.h"
+#include "marrow/skin/morph.h"
 
 namespace marrow::cli {
 namespace {
@@ -82,6 +83,7 @@ Result<LayerStack> LayerStack::build(const Asset& asset, const std::vector<Layer
   LayerStack stack;
   stack.asset_ = &asset;
   const Skeleton& skeleton = asset.skeleton;
+  const MorphLayout morphs = MorphLayout::build(asset.meshes);
   for (const LayerSpec& spec : specs) {
     Layer layer;
     layer.spec = spec;
@@ -100,14 +102,28 @@ Result<LayerStack> LayerStack::build(const Asset& asset, const std::vector<Layer
         return make_error(asset.source, "--layer " + spec.clip + ": " + mask.error().message);
       layer.mask = inverse ? mask_inverse(*mask) : std::move(mask).value();
     }
+    // A mask selects morph weights too: those of the nodes it selects, or with mask=auto those
+    // the clip moves.
+    if (spec.mask == "auto") {
+      auto morph_mask = morph_mask_from_clip(source, morphs.default_weights());
+      if (!morph_mask) return morph_mask.error();
+      layer.morph_mask = std::move(morph_mask).value();
+    } else if (!spec.mask.empty()) {
+      layer.morph_mask =
+          morph_mask_from_joint_mask(layer.mask, morphs.slots(), morphs.weight_count());
+    }
     if (spec.mode == LayerMode::kAdditive) {
       std::vector<Transform> reference(skeleton.rest_pose().begin(), skeleton.rest_pose().end());
+      std::vector<float> reference_weights(morphs.default_weights().begin(),
+                                           morphs.default_weights().end());
       if (spec.reference_time) {
         auto sampled = sample_reference_pose(skeleton, source, *spec.reference_time);
         if (!sampled) return sampled.error();
         reference = std::move(sampled).value();
+        if (source.weight_count() <= reference_weights.size())
+          sample_weight_tracks(source, *spec.reference_time, reference_weights);
       }
-      auto additive = make_additive_clip(source, skeleton, reference);
+      auto additive = make_additive_clip(source, skeleton, reference, reference_weights);
       if (!additive) return additive.error();
       layer.additive = std::move(additive).value();
     }
@@ -130,12 +146,16 @@ PoseSamples LayerStack::sample(std::span<const float> times, WrapMode wrap) cons
   // Buffers made once; the per-time loop below is what a game does each frame.
   std::vector<std::vector<Transform>> poses(layers_.size(), std::vector<Transform>(n));
   const std::vector<Transform> identity(n);
+  const MorphLayout morphs = MorphLayout::build(asset_->meshes);
+  const std::span<const float> defaults = morphs.default_weights();
+  const std::vector<float> zeros(defaults.size(), 0.0f);
+  std::vector<std::vector<float>> weights(layers_.size(), std::vector<float>(defaults.size()));
   std::vector<SamplingCursor> cursors(layers_.size());
   std::vector<BlendLayer> normal, override_layers, additive;
   for (std::size_t i = 0; i < layers_.size(); ++i) {
     const Layer& layer = layers_[i];
     cursors[i].bind(layer.additive ? *layer.additive : asset_->clips[layer.clip]);
-    BlendLayer blend{poses[i], layer.spec.weight, layer.mask};
+    BlendLayer blend{poses[i], layer.spec.weight, layer.mask, weights[i], layer.morph_mask};
     if (layer.spec.mode == LayerMode::kNormal)
       normal.push_back(blend);
     else if (layer.spec.mode == LayerMode::kOverride)
@@ -144,6 +164,7 @@ PoseSamples LayerStack::sample(std::span<const float> times, WrapMode wrap) cons
       additive.push_back(blend);
   }
   std::vector<Transform> blended(n);
+  std::vector<float> blended_weights(defaults.size());
   PoseSamples samples;
   samples.times.assign(times.begin(), times.end());
   for (float t : times) {
@@ -155,6 +176,11 @@ PoseSamples LayerStack::sample(std::span<const float> times, WrapMode wrap) cons
       marrow::sample(clip,
                      layer.additive ? std::span<const Transform>(identity) : skeleton.rest_pose(),
                      local_time, cursors[i], poses[i]);
+      // Additive weight clips hold differences: slots without a track add nothing.
+      if (clip.weight_count() <= defaults.size()) {
+        sample_weights(clip, layer.additive ? std::span<const float>(zeros) : defaults, local_time,
+                       cursors[i], weights[i]);
+      }
     }
     BlendJob job;
     job.rest_pose = skeleton.rest_pose();
@@ -162,21 +188,26 @@ PoseSamples LayerStack::sample(std::span<const float> times, WrapMode wrap) cons
     job.overrides = override_layers;
     job.additives = additive;
     job.output = blended;
+    job.rest_morph_weights = defaults;
+    job.morph_output = blended_weights;
     job.run();
     std::vector<Mat4> world(n);
     local_to_model(skeleton, blended, world);
     samples.world.push_back(std::move(world));
+    samples.weights.push_back(blended_weights);
   }
   return samples;
 }
 
-Status use_clips_of(Asset& asset, const std::string& clip_file) {
-  Result<Asset> other = load_asset(clip_file);
+Status use_clips_of(Asset& asset, const std::string& clip_file, const LoadOptions& load) {
+  Result<Asset> other = load_asset(clip_file, load);
   if (!other) return other.error();
   std::vector<Clip> clips;
+  const MorphLayout morphs = MorphLayout::build(asset.meshes);
   for (const Clip& clip : other->clips) {
     std::vector<std::string> dropped;
-    Result<Clip> bound = rebind_clip(clip, asset.skeleton, &dropped);
+    Result<Clip> bound =
+        rebind_clip(clip, asset.skeleton, &dropped, morphs.slots(), morphs.weight_count());
     if (!bound) return make_error(clip_file, bound.error().message);
     if (!dropped.empty()) {
       std::string names;

@@ -41,7 +41,8 @@ class LayerStack {
     LayerSpec spec;
     std::size_t clip = 0;
     std::vector<float> mask;
-    std::optional<Clip> additive;  // the delta clip, for additive layers
+    std::vector<float> morph_mask;  // the same selection over the morph-weight slots
+    std::optional<Clip> additive;   // the delta clip, for additive layers
   };
   const Asset* asset_ = nullptr;
   std::vector<Layer> layers_;
@@ -50,7 +51,7 @@ class LayerStack {
 // Replaces the asset's clips with those of `clip_file`, bound to the asset's skeleton by joint
 // name (`--clip-file`: play a clip from one file on the skeleton of another). Tracks whose
 // joint the skeleton lacks are dropped, and said so on stderr.
-Status use_clips_of(Asset& asset, const std::string& clip_file);
+Status use_clips_of(Asset& asset, const std::string& clip_file, const LoadOptions& load = {});
 
 // What `--clip NAME|INDEX` and `--layer ...` select, as `marrow pose` and `marrow render` take
 // them: one clip (the first by default; the rest pose when the file has none) or, with

@@ -1,19 +1,95 @@
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
+#include <sstream>
 
 #include "commands.h"
+#include "marrow/io/asset.h"
+#include "marrow/io/atomic_file.h"
+#include "marrow/math/simd.h"
+#include "marrow/render/output.h"
+#include "marrow/version.h"
 
 namespace marrow::cli {
+
+void add_load_options(CLI::App* cmd, LoadOptions& options) {
+  cmd->add_option("--ticks-per-second", options.ticks_per_second,
+                  "Rate of clips whose file gives none (.X without AnimTicksPerSecond: 4800; "
+                  "SMD: 30); a rate in the file wins")
+      ->check(CLI::PositiveNumber);
+}
 
 int report_error(const std::string& message) {
   std::cerr << "marrow: " << message << "\n";
   return 1;
 }
 
+void set_example(CLI::App& command, const std::string& example) {
+  command.footer("Example:\n  " + example);
+}
+
+namespace {
+
+// The morph kernels the loader picks on this CPU (skin/morph_simd.cpp compiles an x86-64-v3
+// clone beside the baseline; sanitizer builds keep only the baseline).
+std::string morph_kernels() {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    return "x86-64-v3 (AVX2, FMA)";
+  return "x86-64 baseline (SSE2)";
+#elif defined(__x86_64__)
+  return "x86-64 baseline (SSE2)";
+#else
+  return "portable";
+#endif
+}
+
+std::string version_text() {
+  std::ostringstream out;
+  out << "marrow " << kVersion << "\nreads:";
+  for (std::string_view ext : readable_extensions()) out << " " << ext;
+  out << "\nwrites: .glb .gltf .marrow\nrenders: .png .gif .mp4 ("
+      << (render::find_on_path("ffmpeg") ? "ffmpeg found" : "needs ffmpeg: apt-get install ffmpeg")
+      << ")\nsimd: " << to_string(active_simd_level())
+      << " (pose, clip and skinning kernels; detected " << to_string(detected_simd_level())
+      << ", MARROW_SIMD may lower it), morph kernels " << morph_kernels();
+  return out.str();
+}
+
+// The first word that is not an option names the subcommand. CLI11 would answer `marrow
+// retarget --help` with the main help and exit 0; a command that does not exist is an error.
+int check_subcommand_name(const CLI::App& app, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (argv[i][0] == '-') continue;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+      if (sub->get_name() == argv[i]) return 0;
+    }
+    std::string names;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    return report_error("unknown command '" + std::string(argv[i]) + "' (the commands are " +
+                        names + "; see marrow --help)");
+  }
+  return 0;
+}
+
+}  // namespace
 }  // namespace marrow::cli
 
 int main(int argc, char** argv) {
-  CLI::App app{"marrow: skeletal animation: inspect, sample and blend clips from glTF files"};
+  CLI::App app{
+      "marrow: skeletal animation from the files artists export (glTF, .X, BVH, FBX, Collada, "
+      "MD5, SMD, OBJ, .marrow): inspect, sample, blend, render, convert and bind meshes to "
+      "skeletons"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", marrow::cli::version_text,
+                       "Print the version, the formats and the SIMD level, then exit");
+  app.footer(
+      "Example:\n  marrow render Soldier.glb --clip Run --out run.gif\n"
+      "Each command's --help ends with an example of its own (marrow render --help).");
   std::function<int()> run;
   marrow::cli::add_info_command(app, run);
   marrow::cli::add_pose_command(app, run);
@@ -22,14 +98,29 @@ int main(int argc, char** argv) {
   marrow::cli::add_convert_command(app, run);
   marrow::cli::add_render_command(app, run);
   marrow::cli::add_autoskin_command(app, run);
+  marrow::cli::add_retarget_command(app, run);
+  marrow::cli::add_play_command(app, run);
+  if (const int rc = marrow::cli::check_subcommand_name(app, argc, argv); rc != 0) return rc;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  // Ctrl-C or a kill while a command writes leaves no temporary file behind.
+  marrow::remove_temporaries_on_signal();
+  int status = 1;
   try {
-    return run ? run() : 1;
+    status = run ? run() : 1;
   } catch (const std::exception& e) {
     return marrow::cli::report_error(e.what());
   }
+  // What went to standard output must have arrived (a full disk, a closed pipe): a command whose
+  // output was lost fails.
+  errno = 0;
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    const std::string why = errno != 0 ? std::strerror(errno) : "write error";
+    return marrow::cli::report_error("cannot write standard output: " + why);
+  }
+  return status;
 }

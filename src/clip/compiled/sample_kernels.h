@@ -10,74 +10,95 @@ namespace marrow::compiled_detail {
 
 #define MARROW_KERNEL [[gnu::always_inline]] inline
 
-// Component k of one frame's track group, 8 lanes, decoded.
-template <class F>
-MARROW_KERNEL F decode(const std::uint8_t* frame, const CompiledClipData::TrackGroup& tg,
-                       const float* ranges, int k) {
+// One track group's components, decoded from both frames and interpolated (lerp; nlerp for
+// rotations: the hemisphere of consecutive frames was fixed when the clip was compiled), into the
+// output planes. Fmt picks the element type at compile time.
+template <class F, CompiledClipData::Format Fmt, int Comps>
+MARROW_KERNEL void interpolate_group(const std::uint8_t* frame0, const std::uint8_t* frame1,
+                                     const float* range, F alpha, float* out) {
   using I = decltype(to_int_trunc(F::zero()));
-  const std::uint8_t* p = frame + tg.frame_offset;
+  F v[Comps];
+  for (int k = 0; k < Comps; ++k) {
+    F v0, v1;
+    if constexpr (Fmt == CompiledClipData::Format::kU8) {
+      const F scale = F::loadu(range + (2 * k + 1) * kSoaWidth),
+              min = F::loadu(range + 2 * k * kSoaWidth);
+      v0 = fma(to_float(I::load_u8(frame0 + k * kSoaWidth)), scale, min);
+      v1 = fma(to_float(I::load_u8(frame1 + k * kSoaWidth)), scale, min);
+    } else if constexpr (Fmt == CompiledClipData::Format::kU16) {
+      const F scale = F::loadu(range + (2 * k + 1) * kSoaWidth),
+              min = F::loadu(range + 2 * k * kSoaWidth);
+      v0 =
+          fma(to_float(I::load_u16(reinterpret_cast<const std::uint16_t*>(frame0) + k * kSoaWidth)),
+              scale, min);
+      v1 =
+          fma(to_float(I::load_u16(reinterpret_cast<const std::uint16_t*>(frame1) + k * kSoaWidth)),
+              scale, min);
+    } else {
+      v0 = F::loadu(reinterpret_cast<const float*>(frame0) + k * kSoaWidth);
+      v1 = F::loadu(reinterpret_cast<const float*>(frame1) + k * kSoaWidth);
+    }
+    v[k] = fma(v1 - v0, alpha, v0);
+  }
+  if constexpr (Comps == 4) {
+    const F inv = rsqrt(fma(v[0], v[0], fma(v[1], v[1], fma(v[2], v[2], v[3] * v[3]))));
+    for (int k = 0; k < 4; ++k) v[k] = v[k] * inv;
+  }
+  for (int k = 0; k < Comps; ++k) v[k].store(out + k * kSoaWidth);
+}
+
+template <class F, int Comps>
+MARROW_KERNEL void animated_channel(const SampleArgs& a, const CompiledClipData::TrackGroup& tg,
+                                    float* out) {
+  const std::uint8_t* f0 = a.frame0[tg.stream] + tg.frame_offset;
+  const std::uint8_t* f1 = a.frame1[tg.stream] + tg.frame_offset;
+  const float* range = a.ranges + tg.range_offset;
+  const F alpha = F::set1(a.alpha[tg.stream]);
   switch (tg.format) {
-    case CompiledClipData::Format::kU8: {
-      const float* r = ranges + tg.range_offset + k * 2 * kSoaWidth;
-      return fma(to_float(I::load_u8(p + k * kSoaWidth)), F::loadu(r + kSoaWidth), F::loadu(r));
-    }
-    case CompiledClipData::Format::kU16: {
-      const float* r = ranges + tg.range_offset + k * 2 * kSoaWidth;
-      const auto* words = reinterpret_cast<const std::uint16_t*>(p) + k * kSoaWidth;
-      return fma(to_float(I::load_u16(words)), F::loadu(r + kSoaWidth), F::loadu(r));
-    }
-    case CompiledClipData::Format::kF32:
+    case CompiledClipData::Format::kU8:
+      return interpolate_group<F, CompiledClipData::Format::kU8, Comps>(f0, f1, range, alpha, out);
+    case CompiledClipData::Format::kU16:
+      return interpolate_group<F, CompiledClipData::Format::kU16, Comps>(f0, f1, range, alpha, out);
     default:
-      return F::loadu(reinterpret_cast<const float*>(p) + k * kSoaWidth);
+      return interpolate_group<F, CompiledClipData::Format::kF32, Comps>(f0, f1, range, alpha, out);
+  }
+}
+
+template <class F, int Comps>
+MARROW_KERNEL void copy_planes(const float* from, float* to) {
+  for (int k = 0; k < Comps; ++k) F::loadu(from + k * kSoaWidth).store(to + k * kSoaWidth);
+}
+
+// One channel of one group from its source; advances the constant and track group cursors.
+template <class F, int Comps>
+MARROW_KERNEL void channel(const SampleArgs& a, CompiledClipData::Source source, const float* rest,
+                           float* out, const float*& constant,
+                           const CompiledClipData::TrackGroup*& tg) {
+  switch (source) {
+    case CompiledClipData::Source::kRest:
+      copy_planes<F, Comps>(rest, out);
+      break;
+    case CompiledClipData::Source::kConstant:
+      copy_planes<F, Comps>(constant, out);
+      constant += Comps * kSoaWidth;
+      break;
+    case CompiledClipData::Source::kAnimated:
+      animated_channel<F, Comps>(a, *tg++, out);
+      break;
   }
 }
 
 template <class F>
-MARROW_KERNEL void copy_planes(const float* from, float* to, int planes) {
-  for (int k = 0; k < planes; ++k) F::loadu(from + k * kSoaWidth).store(to + k * kSoaWidth);
-}
-
-template <class F>
 void sample_groups(const SampleArgs& a) {
-  using Source = CompiledClipData::Source;
   const float* constant = a.constants;
   const CompiledClipData::TrackGroup* tg = a.track_groups;
+  const CompiledClipData::Source* sources = a.sources;
+  SoaTransform* const output = a.output;
+  const SoaTransform* const rest = a.rest;
   for (std::size_t g = 0; g < a.group_count; ++g) {
-    SoaTransform& out = a.output[g];
-    const SoaTransform& rest = a.rest[g];
-    // The three channels: planes of `out` and `rest` in SoaTransform order.
-    float* const out_planes[3] = {out.tx, out.qx, out.sx};
-    const float* const rest_planes[3] = {rest.tx, rest.qx, rest.sx};
-    for (int c = 0; c < 3; ++c) {
-      const int comps = c == 1 ? 4 : 3;
-      switch (a.sources[g * 3 + c]) {
-        case Source::kRest:
-          copy_planes<F>(rest_planes[c], out_planes[c], comps);
-          break;
-        case Source::kConstant:
-          copy_planes<F>(constant, out_planes[c], comps);
-          constant += comps * kSoaWidth;
-          break;
-        case Source::kAnimated: {
-          F v[4];
-          const F alpha = F::set1(a.alpha[tg->stream]);
-          for (int k = 0; k < comps; ++k) {
-            const F v0 = decode<F>(a.frame0[tg->stream], *tg, a.ranges, k);
-            const F v1 = decode<F>(a.frame1[tg->stream], *tg, a.ranges, k);
-            v[k] = fma(v1 - v0, alpha, v0);
-          }
-          if (c == 1) {
-            // nlerp: the hemisphere of consecutive frames was fixed when the clip was compiled.
-            const F n2 = fma(v[0], v[0], fma(v[1], v[1], fma(v[2], v[2], v[3] * v[3])));
-            const F inv = rsqrt(n2);
-            for (int k = 0; k < 4; ++k) v[k] = v[k] * inv;
-          }
-          for (int k = 0; k < comps; ++k) v[k].store(out_planes[c] + k * kSoaWidth);
-          ++tg;
-          break;
-        }
-      }
-    }
+    channel<F, 3>(a, sources[3 * g], rest[g].tx, output[g].tx, constant, tg);
+    channel<F, 4>(a, sources[3 * g + 1], rest[g].qx, output[g].qx, constant, tg);
+    channel<F, 3>(a, sources[3 * g + 2], rest[g].sx, output[g].sx, constant, tg);
   }
 }
 

@@ -13,11 +13,20 @@
 #include <cstring>
 #include <fstream>
 
-#include "export/atomic_file.h"
+#include "archive/archive_morph.h"
+#include "archive/archive_stream.h"
 #include "marrow/clip/clip_builder.h"
+#include "marrow/io/atomic_file.h"
 
 namespace marrow {
 namespace {
+
+using archive_detail::floats_of;
+using archive_detail::In;
+using archive_detail::kHasMorphTargets;
+using archive_detail::Out;
+using archive_detail::ReadError;
+using archive_detail::WriteError;
 
 constexpr std::uint8_t kMagic[8] = {0x89, 'M', 'R', 'W', '\r', '\n', 0x1A, '\n'};
 
@@ -29,8 +38,10 @@ constexpr std::uint32_t kSkel = fourcc("SKEL"), kClip = fourcc("CLIP"), kSkin = 
                         kMesh = fourcc("MESH"), kWarn = fourcc("WARN");
 
 constexpr std::uint32_t kHasNormals = 1, kHasTangents = 2, kHasUvs = 4, kHasInfluences = 8;
-constexpr std::uint32_t kKnownMeshFlags = 15;
-constexpr std::uint64_t kMaxSection = 0xFFFFFFFFull;
+constexpr std::uint32_t kKnownMeshFlagsV1 = 15;
+constexpr std::uint32_t kKnownMeshFlags = kKnownMeshFlagsV1 | kHasMorphTargets;
+// Version 1 archives (no morph targets or weight tracks) still load.
+constexpr std::uint32_t kOldestReadableVersion = 1;
 
 std::uint32_t crc32_of(std::span<const std::uint8_t> bytes) {
   uLong crc = ::crc32(0L, Z_NULL, 0);
@@ -46,67 +57,6 @@ std::uint32_t crc32_of(std::span<const std::uint8_t> bytes) {
 }
 
 // ---------------------------------------------------------------------------------- writing
-
-class Out {
- public:
-  std::vector<std::uint8_t> bytes;
-
-  template <typename T>
-  void scalar(T value) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    std::uint8_t raw[sizeof(T)];
-    std::memcpy(raw, &value, sizeof(T));
-    if constexpr (std::endian::native == std::endian::big) std::reverse(raw, raw + sizeof(T));
-    bytes.insert(bytes.end(), raw, raw + sizeof(T));
-  }
-  void u8(std::uint8_t v) { scalar(v); }
-  void u16(std::uint16_t v) { scalar(v); }
-  void u32(std::uint32_t v) { scalar(v); }
-  void i32(std::int32_t v) { scalar(v); }
-  void u64(std::uint64_t v) { scalar(v); }
-  void i64(std::int64_t v) { scalar(v); }
-  void f32(float v) { scalar(v); }
-  void f64(double v) { scalar(v); }
-
-  void string(const std::string& s) {
-    u32(static_cast<std::uint32_t>(s.size()));
-    bytes.insert(bytes.end(), s.begin(), s.end());
-  }
-  // `count` elements of a scalar type T, stored little-endian back to back.
-  template <typename T>
-  void array(const T* data, std::size_t count) {
-    if constexpr (std::endian::native == std::endian::little) {
-      if (count == 0) return;
-      const auto* p = reinterpret_cast<const std::uint8_t*>(data);
-      bytes.insert(bytes.end(), p, p + count * sizeof(T));
-    } else {
-      for (std::size_t i = 0; i < count; ++i) scalar(data[i]);
-    }
-  }
-
-  std::size_t begin_section(std::uint32_t tag) {
-    u32(tag);
-    u64(0);  // patched by end_section
-    return bytes.size();
-  }
-  bool end_section(std::size_t start) {
-    const std::uint64_t length = bytes.size() - start;
-    if (length > kMaxSection) return false;
-    for (int i = 0; i < 8; ++i)
-      bytes[start - 8 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(length >> (8 * i));
-    return true;
-  }
-};
-
-// Vec3, array<float, 4> and array<float, 2> are plain runs of floats (checked in read_mesh).
-template <typename T>
-const float* floats_of(const std::vector<T>& v) {
-  return reinterpret_cast<const float*>(v.data());
-}
-
-struct WriteError {
-  std::string message;
-};
 
 void put_u32_at(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
   for (int i = 0; i < 4; ++i)
@@ -165,6 +115,7 @@ std::vector<std::uint8_t> encode(const Asset& asset) {
       out.f32(e.time);
       out.string(e.name);
     }
+    archive_detail::write_weight_tracks(out, clip);
     if (!out.end_section(section)) fail("clip '" + clip.name() + "' over 4 GiB");
   }
 
@@ -203,6 +154,7 @@ std::vector<std::uint8_t> encode(const Asset& asset) {
         fail(what + ": influence arrays are inconsistent");
       flags |= kHasInfluences;
     }
+    if (!mesh.morph_targets.empty()) flags |= kHasMorphTargets;
     section = out.begin_section(kMesh);
     out.string(mesh.name);
     out.u16(mesh.node);
@@ -221,6 +173,7 @@ std::vector<std::uint8_t> encode(const Asset& asset) {
       out.array(mesh.influence_joints.data(), mesh.influence_joints.size());
       out.array(mesh.influence_weights.data(), mesh.influence_weights.size());
     }
+    if (flags & kHasMorphTargets) archive_detail::write_morph_targets(out, mesh, what);
     if (!out.end_section(section)) fail(what + " over 4 GiB");
   }
 
@@ -245,97 +198,6 @@ std::vector<std::uint8_t> encode(const Asset& asset) {
 }
 
 // ---------------------------------------------------------------------------------- reading
-
-struct ReadError {
-  std::string message;
-};
-
-class In {
- public:
-  In(std::span<const std::uint8_t> bytes, const std::string& name) : bytes_(bytes), name_(name) {}
-
-  [[noreturn]] void fail(std::size_t at, const std::string& what) const {
-    throw ReadError{name_ + ": byte " + std::to_string(at) + ": " + what};
-  }
-  [[noreturn]] void fail(const std::string& what) const { fail(pos_, what); }
-
-  std::size_t pos() const { return pos_; }
-  std::size_t left() const { return end_ - pos_; }
-  void set_window(std::size_t begin, std::size_t end) {
-    pos_ = begin;
-    end_ = end;
-  }
-
-  void need(std::uint64_t n, const char* what) const {
-    if (n > left())
-      fail(std::string(what) + ": needs " + std::to_string(n) + " bytes, " +
-           std::to_string(left()) + " left in the section");
-  }
-
-  template <typename T>
-  T scalar(const char* what) {
-    need(sizeof(T), what);
-    std::uint8_t raw[sizeof(T)];
-    std::memcpy(raw, bytes_.data() + pos_, sizeof(T));
-    if constexpr (std::endian::native == std::endian::big) std::reverse(raw, raw + sizeof(T));
-    pos_ += sizeof(T);
-    T v;
-    std::memcpy(&v, raw, sizeof(T));
-    return v;
-  }
-  std::uint8_t u8(const char* w) { return scalar<std::uint8_t>(w); }
-  std::uint16_t u16(const char* w) { return scalar<std::uint16_t>(w); }
-  std::uint32_t u32(const char* w) { return scalar<std::uint32_t>(w); }
-  std::int32_t i32(const char* w) { return scalar<std::int32_t>(w); }
-  std::uint64_t u64(const char* w) { return scalar<std::uint64_t>(w); }
-  std::int64_t i64(const char* w) { return scalar<std::int64_t>(w); }
-  float f32(const char* w) { return scalar<float>(w); }
-  double f64(const char* w) { return scalar<double>(w); }
-
-  std::string string(const char* what) {
-    const std::uint32_t n = u32(what);
-    need(n, what);
-    std::string s(reinterpret_cast<const char*>(bytes_.data() + pos_), n);
-    pos_ += n;
-    return s;
-  }
-
-  // A count whose elements (at least `bytes_each` bytes each) must fit in what is left, so a
-  // lying count fails here instead of allocating.
-  std::uint32_t count(const char* what, std::uint64_t bytes_each) {
-    const std::size_t at = pos_;
-    const std::uint32_t n = u32(what);
-    if (std::uint64_t{n} * bytes_each > left())
-      fail(at, std::string(what) + " = " + std::to_string(n) + " cannot fit in the " +
-                   std::to_string(left()) + " bytes left in the section");
-    return n;
-  }
-
-  template <typename T>
-  void array(T* out, std::size_t count, const char* what) {
-    need(std::uint64_t{count} * sizeof(T), what);
-    if constexpr (std::endian::native == std::endian::little) {
-      if (count > 0) std::memcpy(out, bytes_.data() + pos_, count * sizeof(T));
-      pos_ += count * sizeof(T);
-    } else {
-      for (std::size_t i = 0; i < count; ++i) out[i] = scalar<T>(what);
-    }
-  }
-
-  // The first non-finite float in [p, p + n), or n.
-  static std::size_t first_non_finite(const float* p, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!std::isfinite(p[i])) return i;
-    }
-    return n;
-  }
-
- private:
-  std::span<const std::uint8_t> bytes_;
-  const std::string& name_;
-  std::size_t pos_ = 0;
-  std::size_t end_ = 0;
-};
 
 std::uint32_t get_u32(std::span<const std::uint8_t> b, std::size_t at) {
   return std::uint32_t(b[at]) | std::uint32_t(b[at + 1]) << 8 | std::uint32_t(b[at + 2]) << 16 |
@@ -396,6 +258,7 @@ class Decoder {
   In in_;
   Asset asset_;
   std::vector<std::size_t> mesh_offsets_;  // where each mesh's section began, for messages
+  std::uint32_t version_ = kArchiveVersion;
 
   static std::string tag_text(std::uint32_t tag) {
     std::string s;
@@ -419,9 +282,11 @@ class Decoder {
     if (get_u32(bytes_, 28) != crc32_of(bytes_.first(28)))
       in_.fail(28, "header checksum mismatch: the header is damaged");
     const std::uint32_t version = get_u32(bytes_, 8);
-    if (version != kArchiveVersion)
-      in_.fail(8, "format version " + std::to_string(version) + "; this build reads version " +
+    if (version < kOldestReadableVersion || version > kArchiveVersion)
+      in_.fail(8, "format version " + std::to_string(version) + "; this build reads versions " +
+                      std::to_string(kOldestReadableVersion) + " to " +
                       std::to_string(kArchiveVersion));
+    version_ = version;
     if (get_u32(bytes_, 12) != 0)
       in_.fail(12, "unknown flags " + std::to_string(get_u32(bytes_, 12)));
     const std::uint64_t payload =
@@ -460,7 +325,11 @@ class Decoder {
                  "joint " + std::to_string(j) + " '" + d.name + "': rest transform is not finite");
       d.rest = {
           {trs[0], trs[1], trs[2]}, {trs[3], trs[4], trs[5], trs[6]}, {trs[7], trs[8], trs[9]}};
+      const std::size_t source_at = in_.pos();
       asset_.source_index[j] = in_.i64("joint source index");
+      if (asset_.source_index[j] < -1)
+        in_.fail(source_at, "joint " + std::to_string(j) + " '" + d.name + "': source index " +
+                                std::to_string(asset_.source_index[j]) + " is below -1");
     }
     std::vector<JointIndex> joint_of_desc;
     Result<Skeleton> s = Skeleton::build(joints, name_, &joint_of_desc);
@@ -547,6 +416,10 @@ class Decoder {
                  what + ": event " + std::to_string(e) + " time is negative or not finite");
       builder.add_event(time, in_.string("event name"));
     }
+    if (version_ >= 2) {
+      archive_detail::read_weight_tracks(in_, name_, what, asset_.skeleton.size(), times, values,
+                                         builder);
+    }
     Result<Clip> clip =
         builder.build(asset_.skeleton.size(), name_ + ": byte " + std::to_string(at) + ": " + what);
     if (!clip) throw ReadError{clip.error().message};
@@ -613,7 +486,8 @@ class Decoder {
     const std::size_t flags_at = in_.pos() + 4;
     const std::uint32_t n = in_.count("vertex count", 12);
     const std::uint32_t flags = in_.u32("mesh attribute flags");
-    if (flags & ~kKnownMeshFlags) in_.fail(flags_at, what + ": unknown attribute flags");
+    if (flags & ~(version_ >= 2 ? kKnownMeshFlags : kKnownMeshFlagsV1))
+      in_.fail(flags_at, what + ": unknown attribute flags");
     static_assert(sizeof(Vec3) == 12 && sizeof(std::array<float, 4>) == 16 &&
                   sizeof(std::array<float, 2>) == 8);
     read_floats(mesh.positions, n, 3, "position", what);
@@ -658,6 +532,7 @@ class Decoder {
                    what + ": influence weight " + std::to_string(i) + " is negative or not finite");
       }
     }
+    if (flags & kHasMorphTargets) archive_detail::read_morph_targets(in_, mesh, what);
     asset_.meshes.push_back(std::move(mesh));
   }
 
@@ -700,7 +575,7 @@ Result<std::vector<std::uint8_t>> archive_bytes(const Asset& asset) {
 Status write_archive(const Asset& asset, const std::string& path) {
   Result<std::vector<std::uint8_t>> bytes = archive_bytes(asset);
   if (!bytes) return bytes.error();
-  return io_detail::write_file_atomically(path, *bytes);
+  return write_file_atomically(path, *bytes);
 }
 
 Result<Asset> read_archive(std::span<const std::uint8_t> bytes, const std::string& name) {

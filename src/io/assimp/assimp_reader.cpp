@@ -9,11 +9,14 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "assimp/assimp_morph.h"
+#include "common/budget.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/io/assimp_import.h"
 
@@ -67,6 +70,7 @@ struct Reader {
   std::string name;
   std::string ext;
   const aiScene* scene = nullptr;
+  double ticks_per_second_option = 0;
   Asset asset;
 
   std::vector<JointDesc> descs;
@@ -109,7 +113,11 @@ struct Reader {
       stack.pop_back();
       const aiNode* node = item.node;
       const std::int64_t index = static_cast<std::int64_t>(source++);
-      if (item.depth > 4096) return fail("", "node hierarchy deeper than 4096 levels");
+      if (item.depth > io::kMaxNestingDepth) {
+        return fail(std::string("node '") + node->mName.C_Str() + "'",
+                    "lies more than " + std::to_string(io::kMaxNestingDepth) +
+                        " nodes below its root; marrow reads hierarchies at most that deep");
+      }
       if (!finite_matrix(node->mTransformation)) {
         return fail(std::string("node '") + node->mName.C_Str() + "'",
                     "transformation is not finite");
@@ -230,6 +238,8 @@ struct Reader {
         Status st = read_skin(src, where, mesh);
         if (!st) return st;
       }
+      if (Status st = assimp_detail::read_anim_meshes(src, name + ": " + where, mesh); !st)
+        return st;
       asset.meshes.push_back(std::move(mesh));
     }
     return {};
@@ -249,8 +259,11 @@ struct Reader {
       if (found == desc_of_name.end()) return fail(bw, "names no node of the hierarchy");
       const JointIndex joint = joint_of_desc[found->second];
       if (!finite_matrix(bone->mOffsetMatrix)) return fail(bw, "offset matrix is not finite");
-      auto [it, inserted] =
+      const auto [it, inserted] =
           skin_index_of_joint.emplace(joint, static_cast<std::uint16_t>(skin.joints.size()));
+      // A copy, not the binding: lambdas may not capture structured bindings before C++20's
+      // P1091 (clang 14 refuses it).
+      const std::uint16_t skin_joint = it->second;
       if (inserted) {
         if (skin.joints.size() >= 65535) return fail(bw, "more than 65535 bones in one mesh");
         skin.joints.push_back(joint);
@@ -271,11 +284,11 @@ struct Reader {
         if (vw.mWeight == 0) continue;
         auto& list = per_vertex[vw.mVertexId];
         auto same = std::find_if(list.begin(), list.end(),
-                                 [&](const auto& p) { return p.first == it->second; });
+                                 [&](const auto& p) { return p.first == skin_joint; });
         if (same != list.end())
           same->second += vw.mWeight;
         else
-          list.emplace_back(it->second, vw.mWeight);
+          list.emplace_back(skin_joint, vw.mWeight);
       }
     }
     if (duplicate_bones) {
@@ -345,6 +358,12 @@ struct Reader {
   }
 
   Status read_clips() {
+    const MorphLayout morphs = MorphLayout::build(asset.meshes);
+    const auto joint_of_node = [this](const std::string& node) -> std::optional<JointIndex> {
+      const auto found = desc_of_name.find(node);
+      if (found == desc_of_name.end()) return std::nullopt;
+      return joint_of_desc[found->second];
+    };
     const bool collada = ext == ".dae";
     const bool rename_collada = collada && scene->mNumAnimations == 1 && !collada_names_clips();
     for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
@@ -360,11 +379,17 @@ struct Reader {
       const std::string aw = "animation " + std::to_string(a) + " '" + clip_name + "'";
       double tps = anim->mTicksPerSecond;
       if (!std::isfinite(tps) || tps < 0) return fail(aw, "ticks per second is not valid");
-      if (tps == 0) {
+      RateSource source = RateSource::kFile;
+      if (tps == 0 && ticks_per_second_option > 0) {
+        tps = ticks_per_second_option;
+        source = RateSource::kOption;
+      } else if (tps == 0) {
         tps = kDefaultTicksPerSecond;
+        source = RateSource::kDefault;
         asset.warnings.push_back(aw + ": no ticks per second given; assumed 25 (assimp's default)");
       }
       ClipBuilder builder(clip_name);
+      builder.set_weight_count(morphs.weight_count());
       // assimp's Collada loader counts in milliseconds (1000 ticks/s) that the file never had:
       // Collada times are seconds.
       builder.set_ticks_per_second(collada ? 0.0 : tps);
@@ -440,14 +465,19 @@ struct Reader {
         asset.warnings.push_back(aw + ": " + std::to_string(merged) +
                                  " keys at a duplicate time merged (the last one kept)");
       }
-      if (anim->mMorphMeshChannels || anim->mNumMeshChannels || anim->mNumMorphMeshChannels) {
-        asset.warnings.push_back(aw + ": mesh and morph channels are ignored");
+      if (Status st = assimp_detail::read_morph_channels(anim, tps, name + ": " + aw, joint_of_node,
+                                                         morphs, builder, asset.warnings);
+          !st)
+        return st;
+      if (anim->mNumMeshChannels) {
+        asset.warnings.push_back(aw + ": vertex-animation (mesh) channels are ignored");
       }
       const double seconds = anim->mDuration / tps;
       if (std::isfinite(seconds) && seconds > 0) builder.set_duration(static_cast<float>(seconds));
       Result<Clip> clip = builder.build(asset.skeleton.size(), name + ": " + aw);
       if (!clip) return clip.error();
       asset.clips.push_back(std::move(clip).value());
+      asset.rate_sources.push_back(source);
     }
     return {};
   }
@@ -476,7 +506,7 @@ constexpr unsigned kFlags =
     aiProcess_Triangulate | aiProcess_ValidateDataStructure | aiProcess_SortByPType;
 
 Result<Asset> convert(const aiScene* scene, const Assimp::Importer& importer,
-                      const std::string& name) {
+                      const std::string& name, const LoadOptions& options) {
   if (!scene) {
     const std::string message = importer.GetErrorString();
     return make_error(name,
@@ -489,6 +519,7 @@ Result<Asset> convert(const aiScene* scene, const Assimp::Importer& importer,
   std::transform(reader.ext.begin(), reader.ext.end(), reader.ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   reader.scene = scene;
+  reader.ticks_per_second_option = options.ticks_per_second;
   reader.asset.source = name;
   const Status st = reader.run();
   if (!st) return st.error();
@@ -498,19 +529,20 @@ Result<Asset> convert(const aiScene* scene, const Assimp::Importer& importer,
 }  // namespace
 
 bool is_assimp_extension(const std::string& e) {
-  return e == ".fbx" || e == ".dae" || e == ".md5mesh" || e == ".smd";
+  return e == ".fbx" || e == ".dae";
 }
 
-Result<Asset> read_assimp(const std::string& path) {
+Result<Asset> read_assimp(const std::string& path, const LoadOptions& options) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return make_error(path, "no such file");
   Assimp::Importer importer;
   configure(importer);
   const aiScene* scene = importer.ReadFile(path, kFlags);
-  return convert(scene, importer, path);
+  return convert(scene, importer, path, options);
 }
 
-Result<Asset> read_assimp(std::span<const std::uint8_t> bytes, const std::string& name) {
+Result<Asset> read_assimp(std::span<const std::uint8_t> bytes, const std::string& name,
+                          const LoadOptions& options) {
   if (bytes.empty()) return make_error(name, "empty file");
   Assimp::Importer importer;
   configure(importer);
@@ -518,7 +550,7 @@ Result<Asset> read_assimp(std::span<const std::uint8_t> bytes, const std::string
   if (!hint.empty()) hint.erase(0, 1);
   const aiScene* scene =
       importer.ReadFileFromMemory(bytes.data(), bytes.size(), kFlags, hint.c_str());
-  return convert(scene, importer, name);
+  return convert(scene, importer, name, options);
 }
 
 }  // namespace marrow

@@ -17,7 +17,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/budget.h"
 #include "common/reader_support.h"
+#include "common/text_lines.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/io/bvh.h"
 
@@ -106,24 +108,23 @@ class Lexer {
   // The next token if it lies on the current line, without crossing a newline.
   std::optional<Token> next_on_line() {
     skip_space(false);
-    if (pos_ >= text_.size() || text_[pos_] == '\n') return std::nullopt;
+    if (pos_ >= text_.size() || io::is_line_break(text_[pos_])) return std::nullopt;
     return next();
   }
 
   std::size_t line() const { return line_; }
   std::size_t pos() const { return pos_; }
-  // The last line of the file (a final newline does not start another line).
+  // The last line of the file (a final line break does not start another line).
   std::size_t eof_line() const {
-    return line_ > 1 && !text_.empty() && text_.back() == '\n' ? line_ - 1 : line_;
+    return line_ > 1 && io::ends_with_line_break(text_) ? line_ - 1 : line_;
   }
 
  private:
+  // Lines end at LF, CRLF or a lone CR (io/common/text_lines.h).
   void skip_space(bool cross_lines) {
     while (pos_ < text_.size() && is_space(text_[pos_])) {
-      if (text_[pos_] == '\n') {
-        if (!cross_lines) return;
-        ++line_;
-      }
+      if (io::is_line_break(text_[pos_]) && !cross_lines) return;
+      if (io::closes_line(text_, pos_)) ++line_;
       ++pos_;
     }
   }
@@ -131,40 +132,6 @@ class Lexer {
   std::string_view text_;
   std::size_t pos_ = 0;
   std::size_t line_ = 1;
-};
-
-// Lines of the MOTION section, with their numbers.
-class LineReader {
- public:
-  LineReader(std::string_view text, std::size_t pos, std::size_t line)
-      : text_(text), pos_(pos), line_(line) {}
-
-  // The next line that holds something other than whitespace.
-  std::optional<Token> next_nonblank() {
-    while (pos_ < text_.size()) {
-      std::size_t end = text_.find('\n', pos_);
-      if (end == std::string_view::npos) end = text_.size();
-      const std::string_view line = text_.substr(pos_, end - pos_);
-      const std::size_t number = line_;
-      pos_ = end < text_.size() ? end + 1 : end;
-      if (end < text_.size()) ++line_;
-      if (std::any_of(line.begin(), line.end(), [](char c) { return !is_space(c); })) {
-        return Token{line, number};
-      }
-    }
-    return std::nullopt;
-  }
-
-  // The last line of the file (a final newline does not start another line).
-  std::size_t eof_line() const {
-    return line_ > 1 && !text_.empty() && text_.back() == '\n' ? line_ - 1 : line_;
-  }
-  std::size_t remaining_bytes() const { return text_.size() - pos_; }
-
- private:
-  std::string_view text_;
-  std::size_t pos_;
-  std::size_t line_;
 };
 
 // Splits a line at whitespace, calling f(token) for each word; stops early when f returns false.
@@ -233,7 +200,8 @@ struct Hierarchy {
 
 class HierarchyParser {
  public:
-  HierarchyParser(std::string_view text, const std::string& file) : lex_(text), file_(file) {}
+  HierarchyParser(std::string_view text, const std::string& file, io::DocumentBudget& budget)
+      : lex_(text), file_(file), budget_(budget) {}
 
   Hierarchy parse() {
     const std::optional<Token> first = lex_.next();
@@ -280,9 +248,11 @@ class HierarchyParser {
         if (h_.nodes[current].end_site) {
           fail(file_, tok->line, "JOINT inside an End Site (End Sites have no children)");
         }
+        check_depth(open, tok->line);
         open.push_back(declare(*tok, static_cast<std::int64_t>(current)));
       } else if (iequals(t, "End")) {
         if (h_.nodes[current].end_site) fail(file_, tok->line, "End Site inside an End Site");
+        check_depth(open, tok->line);
         const std::optional<Token> site = lex_.next();
         if (!site || !iequals(site->text, "Site")) {
           fail(file_, site ? site->line : lex_.eof_line(),
@@ -320,6 +290,8 @@ class HierarchyParser {
     if (h_.nodes.size() >= kMaxJoints) {
       fail(file_, line, "more than " + std::to_string(kMaxJoints) + " joints");
     }
+    budget_.charge(sizeof(Node) + name.size(),
+                   [&] { return file_ + ":" + std::to_string(line) + ": joint " + quote(name); });
     Node n;
     n.name = std::move(name);
     n.parent = parent;
@@ -410,8 +382,19 @@ class HierarchyParser {
     h_.channel_count += count;
   }
 
+  // A joint declared on `line` with `open` joints above it (ROOT has none).
+  void check_depth(const std::vector<std::size_t>& open, std::size_t line) {
+    if (open.size() > io::kMaxNestingDepth) {
+      fail(file_, line,
+           "joint lies " + std::to_string(open.size()) + " joints below its ROOT " +
+               quote(h_.nodes[open.front()].name) + "; marrow reads hierarchies at most " +
+               std::to_string(io::kMaxNestingDepth) + " levels deep");
+    }
+  }
+
   Lexer lex_;
   const std::string& file_;
+  io::DocumentBudget& budget_;
   Hierarchy h_;
 };
 
@@ -468,7 +451,8 @@ struct Motion {
 };
 
 // "Frames: 12" or "Frame Time: 0.01": the words, a colon, then one number and nothing else.
-std::string_view header_value(const Token& line, std::initializer_list<std::string_view> words,
+std::string_view header_value(const io::TextLine& line,
+                              std::initializer_list<std::string_view> words,
                               const std::string& file, std::string_view expected) {
   std::string_view s = line.text;
   const auto skip = [&s] {
@@ -477,13 +461,13 @@ std::string_view header_value(const Token& line, std::initializer_list<std::stri
   for (std::string_view w : words) {
     skip();
     if (s.size() < w.size() || !iequals(s.substr(0, w.size()), w)) {
-      fail(file, line.line, "expected '" + std::string(expected) + "', found " + quote(s));
+      fail(file, line.number, "expected '" + std::string(expected) + "', found " + quote(s));
     }
     s.remove_prefix(w.size());
   }
   skip();
   if (s.empty() || s.front() != ':') {
-    fail(file, line.line, "expected '" + std::string(expected) + "', found " + quote(line.text));
+    fail(file, line.number, "expected '" + std::string(expected) + "', found " + quote(line.text));
   }
   s.remove_prefix(1);
   std::string_view value;
@@ -493,34 +477,34 @@ std::string_view header_value(const Token& line, std::initializer_list<std::stri
     return words_found < 2;
   });
   if (words_found != 1) {
-    fail(file, line.line, std::string(expected) + " takes one number, found " + quote(s));
+    fail(file, line.number, std::string(expected) + " takes one number, found " + quote(s));
   }
   return value;
 }
 
 Motion read_motion(std::string_view text, const Hierarchy& h, const std::string& file,
-                   std::vector<std::string>& warnings) {
+                   io::DocumentBudget& budget, std::vector<std::string>& warnings) {
   // Nothing may follow MOTION on its line.
-  std::size_t end = text.find('\n', h.motion_pos);
-  if (end == std::string_view::npos) end = text.size();
-  const std::string_view rest = text.substr(h.motion_pos, end - h.motion_pos);
-  if (std::any_of(rest.begin(), rest.end(), [](char c) { return !is_space(c); })) {
-    fail(file, h.motion_line, "unexpected " + quote(rest) + " after MOTION");
+  io::LineSplitter lines(text, h.motion_pos, h.motion_line);
+  if (const std::optional<io::TextLine> rest = lines.next()) {
+    if (std::any_of(rest->text.begin(), rest->text.end(), [](char c) { return !is_space(c); })) {
+      fail(file, h.motion_line, "unexpected " + quote(rest->text) + " after MOTION");
+    }
   }
-  LineReader lines(text, end < text.size() ? end + 1 : end,
-                   end < text.size() ? h.motion_line + 1 : h.motion_line);
   Motion m;
-  const std::optional<Token> frames_line = lines.next_nonblank();
-  if (!frames_line) fail(file, lines.eof_line(), "end of file: expected 'Frames:' after MOTION");
+  const std::optional<io::TextLine> frames_line = lines.next_nonblank();
+  if (!frames_line) fail(file, lines.last_line(), "end of file: expected 'Frames:' after MOTION");
   const std::string_view fv = header_value(*frames_line, {"Frames"}, file, "Frames:");
   const auto [fptr, fec] = std::from_chars(fv.data(), fv.data() + fv.size(), m.frames);
   if (fec != std::errc() || fptr != fv.data() + fv.size()) {
-    fail(file, frames_line->line, "Frames: " + quote(fv) + " is not a whole number >= 0");
+    fail(file, frames_line->number, "Frames: " + quote(fv) + " is not a whole number >= 0");
   }
-  const std::optional<Token> time_line = lines.next_nonblank();
-  if (!time_line) fail(file, lines.eof_line(), "end of file: expected 'Frame Time:' after Frames");
+  const std::optional<io::TextLine> time_line = lines.next_nonblank();
+  if (!time_line) {
+    fail(file, lines.last_line(), "end of file: expected 'Frame Time:' after Frames");
+  }
   const std::string_view tv = header_value(*time_line, {"Frame", "Time"}, file, "Frame Time:");
-  m.frame_time_line = time_line->line;
+  m.frame_time_line = time_line->number;
   m.frame_time_text = std::string(tv);
   {
     // Parsed as double: 1 / frame_time is kept as the clip's ticks per second.
@@ -529,16 +513,16 @@ Motion read_motion(std::string_view text, const Hierarchy& h, const std::string&
     const auto [tptr, tec] = std::from_chars(s.data(), s.data() + s.size(), m.frame_time);
     if (tptr != s.data() + s.size() ||
         (tec != std::errc() && tec != std::errc::result_out_of_range)) {
-      fail(file, time_line->line, "Frame Time: " + quote(tv) + " is not a number");
+      fail(file, time_line->number, "Frame Time: " + quote(tv) + " is not a number");
     }
     if (tec != std::errc()) {
-      fail(file, time_line->line, "Frame Time: " + quote(tv) + " is out of range");
+      fail(file, time_line->number, "Frame Time: " + quote(tv) + " is out of range");
     }
     if (!std::isfinite(m.frame_time)) {
-      fail(file, time_line->line, "Frame Time: " + quote(tv) + " is not finite");
+      fail(file, time_line->number, "Frame Time: " + quote(tv) + " is not finite");
     }
     if (!(m.frame_time > 0) || !std::isfinite(1.0 / m.frame_time)) {
-      fail(file, time_line->line, "Frame Time: " + quote(tv) + " must be greater than 0");
+      fail(file, time_line->number, "Frame Time: " + quote(tv) + " must be greater than 0");
     }
   }
 
@@ -546,27 +530,29 @@ Motion read_motion(std::string_view text, const Hierarchy& h, const std::string&
   if (channels > 0 && m.frames > 0) {
     // Never trust the claimed count for memory: a frame needs at least two bytes per value.
     const std::uint64_t possible = lines.remaining_bytes() / (2 * channels) + 1;
-    m.values.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(m.frames, possible)) *
-                     channels);
+    const std::uint64_t frames = std::min<std::uint64_t>(m.frames, possible);
+    budget.charge(frames * channels, sizeof(float),
+                  [&] { return file + ":" + std::to_string(frames_line->number) + ": MOTION"; });
+    m.values.reserve(static_cast<std::size_t>(frames) * channels);
     for (std::uint64_t f = 0; f < m.frames; ++f) {
-      const std::optional<Token> line = lines.next_nonblank();
+      const std::optional<io::TextLine> line = lines.next_nonblank();
       if (!line) {
-        fail(file, lines.eof_line(),
+        fail(file, lines.last_line(),
              "end of file after " + std::to_string(f) + " of the " + std::to_string(m.frames) +
-                 " frames that 'Frames:' (line " + std::to_string(frames_line->line) +
+                 " frames that 'Frames:' (line " + std::to_string(frames_line->number) +
                  ") announces (truncated file?)");
       }
       std::size_t count = 0;
       for_each_word(line->text, [&](std::string_view word) {
         if (++count > channels) {
-          fail(file, line->line,
+          fail(file, line->number,
                "frame " + std::to_string(f) + " has more than the " + std::to_string(channels) +
                    " values the hierarchy's CHANNELS declare");
         }
         float v = 0;
         const NumberStatus status = parse_float(word, v);
         if (status != NumberStatus::kOk) {
-          fail(file, line->line,
+          fail(file, line->number,
                "frame " + std::to_string(f) + ", value " + std::to_string(count) + ": " +
                    quote(word) + " " + number_problem(status));
         }
@@ -574,15 +560,15 @@ Motion read_motion(std::string_view text, const Hierarchy& h, const std::string&
         return true;
       });
       if (count < channels) {
-        fail(file, line->line,
+        fail(file, line->number,
              "frame " + std::to_string(f) + " has " + std::to_string(count) + " values, but the " +
                  "hierarchy's CHANNELS declare " + std::to_string(channels));
       }
     }
   }
   std::size_t extra = 0, first_extra = 0;
-  while (const std::optional<Token> line = lines.next_nonblank()) {
-    if (extra++ == 0) first_extra = line->line;
+  while (const std::optional<io::TextLine> line = lines.next_nonblank()) {
+    if (extra++ == 0) first_extra = line->number;
   }
   if (extra > 0 && channels > 0) {
     warnings.push_back(std::to_string(extra) + " line(s) after the last of the " +
@@ -596,8 +582,14 @@ Motion read_motion(std::string_view text, const Hierarchy& h, const std::string&
 }
 
 Clip build_clip(const Hierarchy& h, const Motion& m, const std::vector<JointIndex>& joint_of_node,
-                std::size_t joint_count, const std::string& file, const std::string& clip_name) {
+                std::size_t joint_count, const std::string& file, const std::string& clip_name,
+                io::DocumentBudget& budget) {
   ClipBuilder builder(clip_name);
+  std::uint64_t animated = 0;
+  for (const Node& n : h.nodes) animated += n.channels.empty() ? 0 : 1;
+  // Per frame: a time, and per animated joint up to 3 + 4 values, built and then copied.
+  budget.charge(m.values.empty() ? 0 : m.frames, 2 * (1 + 7 * animated) * sizeof(float),
+                [&] { return file + ":" + std::to_string(m.frame_time_line) + ": MOTION"; });
   builder.set_ticks_per_second(1.0 / m.frame_time);
   // Frame lines were read only when the hierarchy has channels: then all m.frames are present.
   const std::size_t frames = static_cast<std::size_t>(m.values.empty() ? 0 : m.frames);
@@ -676,7 +668,8 @@ Clip build_clip(const Hierarchy& h, const Motion& m, const std::vector<JointInde
 Asset read_document(std::string_view text, const std::string& file) {
   Asset asset;
   asset.source = file;
-  Hierarchy h = HierarchyParser(text, file).parse();
+  io::DocumentBudget budget(text.size());
+  Hierarchy h = HierarchyParser(text, file, budget).parse();
   name_end_sites(h.nodes, asset.warnings);
 
   std::vector<JointDesc> descs(h.nodes.size());
@@ -698,7 +691,7 @@ Asset read_document(std::string_view text, const std::string& file) {
     asset.warnings.push_back("no MOTION section: the skeleton has no clip");
     return asset;
   }
-  const Motion m = read_motion(text, h, file, asset.warnings);
+  const Motion m = read_motion(text, h, file, budget, asset.warnings);
   if (m.frames == 0) {
     asset.warnings.push_back("MOTION has 0 frames: no clip");
     return asset;
@@ -708,7 +701,8 @@ Asset read_document(std::string_view text, const std::string& file) {
   if (h.channel_count == 0) {
     asset.warnings.push_back("the hierarchy declares no channels: the clip has no tracks");
   }
-  asset.clips.push_back(build_clip(h, m, joint_of_node, asset.skeleton.size(), file, clip_name));
+  asset.clips.push_back(
+      build_clip(h, m, joint_of_node, asset.skeleton.size(), file, clip_name, budget));
   return asset;
 }
 

@@ -27,6 +27,17 @@ bool iequals(std::string_view a, std::string_view b) {
   return true;
 }
 
+std::optional<JointIndex> joint_nested_too_deep(const Skeleton& skeleton) {
+  // Parents come first, so one forward pass knows every parent's depth.
+  std::vector<std::size_t> depth(skeleton.size(), 0);
+  for (std::size_t j = 0; j < skeleton.size(); ++j) {
+    const JointIndex parent = skeleton.parent(j);
+    depth[j] = parent == kNoParent ? 0 : depth[parent] + 1;
+    if (depth[j] > kMaxNestingDepth) return static_cast<JointIndex>(j);
+  }
+  return std::nullopt;
+}
+
 std::string quote_token(std::string_view token) {
   constexpr std::size_t kMax = 40;
   static constexpr char kHex[] = "0123456789abcdef";

@@ -1,15 +1,19 @@
 // What the hand-written importers share: the whole file in memory, case-blind keywords, tokens
-// shown in error messages, and the boundary that turns parse exceptions into errors.
+// shown in error messages, the nesting check on joint hierarchies, and the boundary that turns
+// parse exceptions (and a spent DocumentBudget) into errors.
 #pragma once
 
 #include <cstdint>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "common/budget.h"
 #include "marrow/base/error.h"
+#include "marrow/skeleton/skeleton.h"
 
 namespace marrow::io {
 
@@ -26,14 +30,20 @@ bool iequals(std::string_view a, std::string_view b);
 // to 40 bytes followed by "...".
 std::string quote_token(std::string_view token);
 
+// The first joint (in skeleton order) that lies more than kMaxNestingDepth joints below its
+// root, if any.
+std::optional<JointIndex> joint_nested_too_deep(const Skeleton& skeleton);
+
 // Runs a parser that reports failures by throwing ParseError (whose what() is the whole
-// message, file and place included) and turns that, and running out of memory on a hostile
-// count, into an Error naming the file.
+// message, file and place included) and turns that, a spent DocumentBudget, and running out of
+// memory on a hostile count, into an Error naming the file.
 template <typename ParseError, typename Parse>
 auto catch_parse_errors(const std::string& name, Parse parse) -> Result<decltype(parse())> {
   try {
     return parse();
   } catch (const ParseError& e) {
+    return Error{e.what()};
+  } catch (const BudgetExceeded& e) {
     return Error{e.what()};
   } catch (const std::bad_alloc&) {
     return Error{name + ": out of memory"};

@@ -11,89 +11,29 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "export/atomic_file.h"
+#include "marrow/io/atomic_file.h"
+#include "export/gltf_document.h"
+#include "export/gltf_morph_export.h"
 #include "marrow/io/gltf_export.h"
+#include "marrow/skin/morph.h"
 
 namespace marrow {
 namespace {
 
-using Json = nlohmann::json;
-
-constexpr int kFloat = 5126, kUnsignedByte = 5121, kUnsignedShort = 5123, kUnsignedInt = 5125;
-constexpr int kArrayBuffer = 34962, kElementArrayBuffer = 34963;
-
-struct ExportError {
-  std::string message;
-};
-
-class Document {
- public:
-  Json json = Json::object();
-  std::vector<std::uint8_t> bin;
-
-  // Appends raw bytes as a bufferView (aligned to 4) and returns its index.
-  int add_view(const void* data, std::size_t bytes, std::optional<int> target) {
-    while (bin.size() % 4 != 0) bin.push_back(0);
-    Json view = {{"buffer", 0}, {"byteOffset", bin.size()}, {"byteLength", bytes}};
-    if (target) view["target"] = *target;
-    const auto* p = static_cast<const std::uint8_t*>(data);
-    bin.insert(bin.end(), p, p + bytes);
-    views().push_back(std::move(view));
-    return static_cast<int>(views().size() - 1);
-  }
-
-  // A float accessor over `floats` (count * components), with min/max when asked.
-  int add_floats(const std::vector<float>& floats, int components, const char* type,
-                 std::optional<int> target, bool bounds) {
-    const std::size_t count = floats.size() / static_cast<std::size_t>(components);
-    const int view = add_view(floats.data(), floats.size() * sizeof(float), target);
-    Json accessor = {
-        {"bufferView", view}, {"componentType", kFloat}, {"count", count}, {"type", type}};
-    if (bounds) {
-      std::vector<float> lo(static_cast<std::size_t>(components), INFINITY);
-      std::vector<float> hi(static_cast<std::size_t>(components), -INFINITY);
-      for (std::size_t i = 0; i < floats.size(); ++i) {
-        const std::size_t c = i % static_cast<std::size_t>(components);
-        lo[c] = std::min(lo[c], floats[i]);
-        hi[c] = std::max(hi[c], floats[i]);
-      }
-      accessor["min"] = to_doubles(lo);
-      accessor["max"] = to_doubles(hi);
-    }
-    return push_accessor(std::move(accessor));
-  }
-
-  template <typename T>
-  int add_integers(const std::vector<T>& values, int component_type, const char* type,
-                   std::size_t count, std::optional<int> target) {
-    const int view = add_view(values.data(), values.size() * sizeof(T), target);
-    return push_accessor({{"bufferView", view},
-                          {"componentType", component_type},
-                          {"count", count},
-                          {"type", type}});
-  }
-
-  static Json to_doubles(const std::vector<float>& v) {
-    Json a = Json::array();
-    for (float f : v) a.push_back(static_cast<double>(f));
-    return a;
-  }
-
- private:
-  Json& views() {
-    if (!json.contains("bufferViews")) json["bufferViews"] = Json::array();
-    return json["bufferViews"];
-  }
-  int push_accessor(Json accessor) {
-    if (!json.contains("accessors")) json["accessors"] = Json::array();
-    json["accessors"].push_back(std::move(accessor));
-    return static_cast<int>(json["accessors"].size() - 1);
-  }
-};
+using gltf_out::Document;
+using gltf_out::ExportError;
+using gltf_out::Json;
+using gltf_out::kArrayBuffer;
+using gltf_out::kElementArrayBuffer;
+using gltf_out::kFloat;
+using gltf_out::kUnsignedByte;
+using gltf_out::kUnsignedInt;
+using gltf_out::kUnsignedShort;
 
 class Writer {
  public:
-  Writer(const Asset& asset, std::vector<std::string>* notes) : asset_(asset), notes_(notes) {}
+  Writer(const Asset& asset, std::vector<std::string>* notes)
+      : asset_(asset), notes_(notes), morphs_(MorphLayout::build(asset.meshes)) {}
 
   Document run() {
     doc_.json["asset"] = {{"version", "2.0"}, {"generator", "marrow"}};
@@ -122,6 +62,9 @@ class Writer {
   // 1 when a node is put above the skeleton's roots (see skins_need_a_common_root): every
   // joint's node index is then its joint index + 1.
   int offset_ = 0;
+  MorphLayout morphs_;
+  // Per joint with morph targets: the glTF nodes holding its meshes (usually the joint's own).
+  std::map<JointIndex, std::vector<int>> morph_nodes_;
 
   int node_of(std::size_t joint) const { return static_cast<int>(joint) + offset_; }
 
@@ -293,6 +236,8 @@ class Writer {
     if (skinned) write_influences(mesh, what, attributes);
 
     Json primitive = {{"attributes", std::move(attributes)}};
+    gltf_out::write_targets(doc_, mesh, what, morphs_.find(mesh.node), primitive, notes_,
+                            asset_.source.empty() ? std::string("asset") : asset_.source);
     if (!mesh.indices.empty()) {
       if (mesh.indices.size() % 3 != 0)
         fail(what + ": " + std::to_string(mesh.indices.size()) +
@@ -437,6 +382,9 @@ class Writer {
       }
       if (primitives.empty()) continue;
       Json mesh = {{"primitives", std::move(primitives)}};
+      const MorphSlots* slots =
+          key.first < 0 ? nullptr : morphs_.find(static_cast<JointIndex>(key.first));
+      if (slots) gltf_out::write_mesh_morph_info(morphs_, *slots, mesh);
       if (!name.empty()) {
         // Our reader names primitives "mesh#p"; strip that so names survive a round trip.
         if (groups[key].size() > 1 && name.size() > 2 && name.ends_with("#0"))
@@ -460,6 +408,7 @@ class Writer {
         node = added;
       }
       node_taken[node] = true;
+      if (slots) morph_nodes_[slots->node].push_back(node);
       nodes_[static_cast<std::size_t>(node)]["mesh"] = mesh_index;
       if (key.second >= 0) nodes_[static_cast<std::size_t>(node)]["skin"] = key.second;
     }
@@ -467,17 +416,6 @@ class Writer {
     if (!nodes_.empty()) doc_.json["nodes"] = nodes_;
   }
 
-  static const char* interpolation_name(Interpolation i) {
-    switch (i) {
-      case Interpolation::kStep:
-        return "STEP";
-      case Interpolation::kCubicSpline:
-        return "CUBICSPLINE";
-      case Interpolation::kLinear:
-        break;
-    }
-    return "LINEAR";
-  }
   static const char* path_name(TrackTarget t) {
     switch (t) {
       case TrackTarget::kRotation:
@@ -494,7 +432,7 @@ class Writer {
     Json animations = Json::array();
     for (std::size_t c = 0; c < asset_.clips.size(); ++c) {
       const Clip& clip = asset_.clips[c];
-      if (clip.tracks().empty()) {
+      if (clip.tracks().empty() && clip.weight_tracks().empty()) {
         note("clip '" + clip.name() + "': has no tracks; glTF cannot hold an empty animation");
         continue;
       }
@@ -531,10 +469,16 @@ class Writer {
                                            comps == 4 ? "VEC4" : "VEC3", std::nullopt, false);
         samplers.push_back({{"input", input},
                             {"output", output},
-                            {"interpolation", interpolation_name(interpolation)}});
+                            {"interpolation", gltf_out::interpolation_name(interpolation)}});
         channels.push_back(
             {{"sampler", samplers.size() - 1},
              {"target", {{"node", node_of(track.joint)}, {"path", path_name(track.target)}}}});
+      }
+      gltf_out::write_weight_channels(doc_, clip, morphs_, morph_nodes_, samplers, channels,
+                                      notes_);
+      if (channels.empty()) {
+        note("clip '" + clip.name() + "': no channel reaches a node of the output; not written");
+        continue;
       }
       Json animation = {{"samplers", std::move(samplers)}, {"channels", std::move(channels)}};
       animation["name"] = clip.name();
@@ -656,25 +600,25 @@ Status write_gltf(const Asset& asset, const std::string& path, const GltfExportO
   if (ext == ".glb") {
     Result<std::vector<std::uint8_t>> bytes = export_glb(asset, notes);
     if (!bytes) return bytes.error();
-    return io_detail::write_file_atomically(path, *bytes);
+    return write_file_atomically(path, *bytes);
   }
   if (ext != ".gltf") return Error{path + ": glTF export writes .glb or .gltf, not '" + ext + "'"};
   if (options.embed_buffer) {
     Result<std::vector<std::uint8_t>> bytes = export_gltf_embedded(asset, notes);
     if (!bytes) return bytes.error();
-    return io_detail::write_file_atomically(path, *bytes);
+    return write_file_atomically(path, *bytes);
   }
   Result<Document> doc = build_document(asset, notes);
   if (!doc) return doc.error();
   if (Status st = check_size(*doc, asset); !st) return st.error();
-  if (doc->bin.empty()) return io_detail::write_file_atomically(path, json_bytes(doc->json));
+  if (doc->bin.empty()) return write_file_atomically(path, json_bytes(doc->json));
   const std::filesystem::path p(path);
   const std::filesystem::path bin_path = p.parent_path() / (p.stem().string() + ".bin");
   doc->json["buffers"][0]["uri"] = uri_of(bin_path.filename().string());
   const std::vector<std::uint8_t> text = json_bytes(doc->json);
   // The .bin first: the .gltf that refers to it appears only once it is complete.
-  const io_detail::FileContents files[] = {{bin_path.string(), doc->bin}, {path, text}};
-  return io_detail::write_files_atomically(files);
+  const FileContents files[] = {{bin_path.string(), doc->bin}, {path, text}};
+  return write_files_atomically(files);
 }
 
 }  // namespace marrow

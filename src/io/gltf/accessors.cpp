@@ -83,6 +83,8 @@ namespace {
 constexpr std::uint64_t kMaxBufferBytes = 1ull << 31;  // a hostile byteLength cannot exhaust memory
 constexpr std::uint64_t kMaxAccessorFloats = 1ull << 27;
 
+}  // namespace
+
 std::vector<std::uint8_t> decode_base64(const Document& doc, std::string_view text,
                                         const std::string& where) {
   auto value_of = [](char c) -> int {
@@ -127,9 +129,19 @@ std::string percent_decode(std::string_view s) {
   return out;
 }
 
+namespace {
+
 std::vector<std::uint8_t> read_external(const Document& doc, const std::string& uri,
                                         std::uint64_t byte_length, const std::string& where) {
-  const std::filesystem::path file = std::filesystem::path(doc.base_dir) / percent_decode(uri);
+  // Only files beside the document or below its folder: a file from anywhere must not make
+  // marrow read (and, converted, hand on) /etc/passwd or ../../secrets.
+  const std::filesystem::path relative =
+      std::filesystem::path(percent_decode(uri)).lexically_normal();
+  if (relative.has_root_path() || (!relative.empty() && *relative.begin() == "..")) {
+    fail(doc.name, where + ": '" + uri +
+                       "' leaves the document's folder; buffer files are read from beside it only");
+  }
+  const std::filesystem::path file = std::filesystem::path(doc.base_dir) / relative;
   std::error_code ec;
   const auto size = std::filesystem::file_size(file, ec);
   if (ec) fail(doc.name, where + ": cannot open buffer file '" + file.string() + "'");
@@ -137,6 +149,8 @@ std::vector<std::uint8_t> read_external(const Document& doc, const std::string& 
     fail(doc.name, where + ": buffer file '" + file.string() + "' has " + std::to_string(size) +
                        " bytes, byteLength says " + std::to_string(byte_length));
   }
+  doc.budget.add_input(byte_length);  // an external buffer is part of the document
+  doc.budget.charge(byte_length, [&] { return doc.name + ": " + where; });
   std::ifstream in(file, std::ios::binary);
   std::vector<std::uint8_t> data(byte_length);
   if (!in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(byte_length))) {
@@ -163,6 +177,7 @@ void load_buffers(Document& doc, const std::vector<std::uint8_t>* glb_bin) {
     std::vector<std::uint8_t> data;
     if (!uri) {
       if (i != 0 || !glb_bin) fail(doc.name, where + " has no uri and there is no GLB BIN chunk");
+      doc.budget.charge(glb_bin->size(), [&] { return doc.name + ": " + where; });
       data = *glb_bin;
     } else {
       if (!uri->is_string()) fail(doc.name, path(where, "uri") + " must be a string");
@@ -172,6 +187,7 @@ void load_buffers(Document& doc, const std::vector<std::uint8_t>* glb_bin) {
         if (comma == std::string::npos || u.substr(0, comma).find(";base64") == std::string::npos) {
           fail(doc.name, path(where, "uri") + ": only base64 data URIs are supported");
         }
+        doc.budget.charge(u.size() / 4 * 3, [&] { return doc.name + ": " + where; });
         data = decode_base64(doc, std::string_view(u).substr(comma + 1), path(where, "uri"));
       } else {
         data = read_external(doc, u, byte_length, path(where, "uri"));
@@ -402,6 +418,21 @@ void decode(const Document& doc, std::uint64_t index, const std::string& where, 
 
 }  // namespace
 
+namespace {
+
+// Every decode is charged, also of an accessor decoded before: a small document that points many
+// meshes at one big accessor (or at one without a bufferView, which decodes to zeros) pays for
+// each copy.
+void charge_decoded(const Document& doc, std::uint64_t index, const AccessorShape& shape,
+                    const std::string& where) {
+  doc.budget.charge(shape.count, 4 * static_cast<std::uint64_t>(shape.components), [&] {
+    return doc.name + ": " + where + " (" + path("accessors", index) + ", " +
+           std::to_string(shape.count) + " x " + shape.type + ")";
+  });
+}
+
+}  // namespace
+
 AccessorShape accessor_shape(const Document& doc, std::uint64_t index, const std::string& where) {
   const std::string ap = path("accessors", index);
   const Json& accessor = element(doc, "accessors", index, where);
@@ -433,6 +464,7 @@ AccessorShape accessor_shape(const Document& doc, std::uint64_t index, const std
 
 std::vector<float> read_floats(const Document& doc, std::uint64_t index, const std::string& where) {
   AccessorShape shape = accessor_shape(doc, index, where);
+  charge_decoded(doc, index, shape, where);
   std::vector<float> out(shape.count * shape.components, 0.0f);
   decode(
       doc, index, where,
@@ -452,6 +484,7 @@ std::vector<std::uint32_t> read_uints(const Document& doc, std::uint64_t index,
                        std::to_string(shape.component_type) +
                        " where an unsigned integer type is required (" + where + ")");
   }
+  charge_decoded(doc, index, shape, where);
   std::vector<std::uint32_t> out(shape.count * shape.components, 0u);
   decode(
       doc, index, where,
@@ -460,6 +493,12 @@ std::vector<std::uint32_t> read_uints(const Document& doc, std::uint64_t index,
       },
       shape);
   return out;
+}
+
+std::span<const std::uint8_t> buffer_view_bytes(const Document& doc, std::uint64_t index,
+                                                const std::string& where) {
+  const ViewBytes v = buffer_view(doc, index, where);
+  return {v.data, v.size};
 }
 
 }  // namespace marrow::gltf

@@ -4,10 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "common/budget.h"
 
 namespace marrow::gltf {
 
@@ -18,6 +22,9 @@ struct Document {
   std::string base_dir;  // where external buffers are looked up
   Json json;
   std::vector<std::vector<std::uint8_t>> buffers;
+  // What decoding may allocate across the whole document (buffers, every decoded accessor).
+  // Charged by the const decoders too: it is bookkeeping about the reading, not document data.
+  mutable io::DocumentBudget budget;
 };
 
 // Path strings for messages: "accessors[3].sparse".
@@ -42,6 +49,15 @@ std::uint64_t index_member(const Document& doc, const Json& object, const char* 
 const Json& element(const Document& doc, const char* array, std::uint64_t index,
                     const std::string& where);
 std::size_t array_size(const Document& doc, const char* array);
+
+// Base64 (standard or URL-safe alphabet) of a data URI's payload.
+std::vector<std::uint8_t> decode_base64(const Document& doc, std::string_view text,
+                                        const std::string& where);
+// A URI's %XX escapes decoded (for file names).
+std::string percent_decode(std::string_view s);
+// The bytes of bufferView `index` (an embedded image's), checked against its buffer.
+std::span<const std::uint8_t> buffer_view_bytes(const Document& doc, std::uint64_t index,
+                                                const std::string& where);
 
 // Decodes all buffers (GLB BIN chunk, data URIs, external files).
 void load_buffers(Document& doc, const std::vector<std::uint8_t>* glb_bin);

@@ -8,11 +8,16 @@
 #include <map>
 
 #include "accessors.h"
+#include "common/json_depth.h"
 #include "common/reader_support.h"
+#include "common/text_lines.h"
 #include "glb_container.h"
 #include "gltf_error.h"
+#include "gltf_morph.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/io/gltf.h"
+#include "marrow/skin/morph.h"
+#include "materials.h"
 
 namespace marrow {
 namespace {
@@ -259,6 +264,28 @@ void read_influences(const Document& doc, const Json& attributes, const std::str
   }
 }
 
+// COLOR_0 (RGB or RGBA, alpha 1 when absent) and the primitive's material.
+void read_colors_and_material(const Document& doc, const Json& prim, const Json& attributes,
+                              const std::string& ap, const std::string& pp,
+                              std::size_t vertex_count, Asset& asset, SkinnedMesh& mesh) {
+  mesh.material = gltf::primitive_material(prim, pp, asset);
+  const Json* c = gltf::find_member(attributes, "COLOR_0");
+  if (!c) return;
+  const std::string where = path(ap, "COLOR_0");
+  const std::uint64_t acc = gltf::require_index(doc, *c, where);
+  const auto shape = gltf::accessor_shape(doc, acc, where);
+  if ((shape.components != 3 && shape.components != 4) || shape.count != vertex_count) {
+    fail(doc.name,
+         where + ": expected " + std::to_string(vertex_count) + " elements of 3 or 4 components");
+  }
+  const std::vector<float> colors = gltf::read_floats(doc, acc, where);
+  const std::size_t k = static_cast<std::size_t>(shape.components);
+  for (std::size_t v = 0; v < vertex_count; ++v) {
+    mesh.colors.push_back(
+        {colors[v * k], colors[v * k + 1], colors[v * k + 2], k == 4 ? colors[v * k + 3] : 1.0f});
+  }
+}
+
 void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex>& joint_of_node) {
   const std::size_t node_count = gltf::array_size(doc, "nodes");
   for (std::size_t i = 0; i < node_count; ++i) {
@@ -297,8 +324,6 @@ void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex
                                  ") are skipped");
         continue;
       }
-      if (gltf::find_member(prim, "targets"))
-        asset.warnings.push_back(pp + ": morph targets are ignored");
       SkinnedMesh mesh;
       mesh.name = name_of(mesh_json);
       if (primitives.size() > 1) mesh.name += "#" + std::to_string(p);
@@ -326,7 +351,14 @@ void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex
           fail(doc.name, where + ": expected " + std::to_string(vertex_count) + " elements of " +
                              std::to_string(components) + " components");
         }
-        return gltf::read_floats(doc, acc, where);
+        std::vector<float> values = gltf::read_floats(doc, acc, where);
+        // Like positions: a non-finite normal, tangent or UV would reach the skinning kernels.
+        for (std::size_t k = 0; k < values.size(); ++k) {
+          if (!std::isfinite(values[k]))
+            fail(doc.name,
+                 where + ": element " + std::to_string(k / components) + " is not finite");
+        }
+        return values;
       };
       const std::vector<float> normals = optional_attribute("NORMAL", 3);
       for (std::size_t v = 0; v * 3 < normals.size(); ++v)
@@ -338,6 +370,7 @@ void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex
       const std::vector<float> uvs = optional_attribute("TEXCOORD_0", 2);
       for (std::size_t v = 0; v * 2 < uvs.size(); ++v)
         mesh.uvs.push_back({uvs[v * 2], uvs[v * 2 + 1]});
+      read_colors_and_material(doc, prim, attributes, ap, pp, vertex_count, asset, mesh);
 
       std::vector<std::uint32_t> indices;
       if (const Json* idx = gltf::find_member(prim, "indices")) {
@@ -358,6 +391,7 @@ void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex
         for (std::size_t v = 0; v < vertex_count; ++v) indices[v] = static_cast<std::uint32_t>(v);
       }
       mesh.indices = triangles(doc, mode, std::move(indices), pp);
+      gltf::read_morph_targets(doc, mesh_json, mp, prim, pp, node, np, mesh, asset.warnings);
 
       if (skin >= 0) {
         read_influences(doc, attributes, ap, asset.skins[skin].joints.size(), mesh);
@@ -419,6 +453,7 @@ void read_marrow_extras(const Json& anim, const std::string& ap, ClipBuilder& bu
 
 void read_animations(const Document& doc, Asset& asset,
                      const std::vector<JointIndex>& joint_of_node, const NodeTable& nodes) {
+  const MorphLayout morphs = MorphLayout::build(asset.meshes);
   const std::size_t n = gltf::array_size(doc, "animations");
   for (std::size_t a = 0; a < n; ++a) {
     const std::string ap = path("animations", a);
@@ -426,6 +461,7 @@ void read_animations(const Document& doc, Asset& asset,
     std::string name = name_of(anim);
     if (name.empty()) name = "animation_" + std::to_string(a);
     ClipBuilder builder(name);
+    builder.set_weight_count(morphs.weight_count());
     const Json& channels = gltf::require_member(doc, anim, "channels", ap);
     const Json& samplers = gltf::require_member(doc, anim, "samplers", ap);
     if (!channels.is_array() || !samplers.is_array())
@@ -446,7 +482,8 @@ void read_animations(const Document& doc, Asset& asset,
                            " is out of range: the file has " +
                            std::to_string(joint_of_node.size()) + " nodes");
       }
-      TrackTarget track_target;
+      TrackTarget track_target = TrackTarget::kTranslation;
+      const MorphSlots* slots = nullptr;  // for the weights path
       if (target_path == "translation")
         track_target = TrackTarget::kTranslation;
       else if (target_path == "rotation")
@@ -454,8 +491,12 @@ void read_animations(const Document& doc, Asset& asset,
       else if (target_path == "scale")
         track_target = TrackTarget::kScale;
       else if (target_path == "weights") {
-        asset.warnings.push_back(cp + ": morph target weights are not animated");
-        continue;
+        slots = morphs.find(joint_of_node[node]);
+        if (!slots) {
+          fail(doc.name, path(tp, "node") + " = " + std::to_string(node) +
+                             ": the weights path animates morph targets, but that node's mesh " +
+                             "has none");
+        }
       } else {
         fail(doc.name, path(tp, "path") + " = '" + target_path + "' is unknown");
       }
@@ -488,13 +529,33 @@ void read_animations(const Document& doc, Asset& asset,
       if (in_shape.components != 1 || in_shape.component_type != 5126)
         fail(doc.name, path(sp, "input") + " must be SCALAR floats");
       const auto out_shape = gltf::accessor_shape(doc, output, path(sp, "output"));
-      if (out_shape.components != static_cast<int>(components_of(track_target))) {
+      const int components = slots ? 1 : static_cast<int>(components_of(track_target));
+      if (out_shape.components != components) {
         fail(doc.name,
              path(sp, "output") + ": " + out_shape.type + " for a " + target_path + " channel");
+      }
+      if (slots) {
+        // One scalar per target and key (three per target and key for CUBICSPLINE).
+        const std::size_t per_key =
+            std::size_t{slots->count} * (interpolation == Interpolation::kCubicSpline ? 3 : 1);
+        if (out_shape.count != in_shape.count * per_key) {
+          fail(doc.name, path(sp, "output") + ": " + std::to_string(out_shape.count) +
+                             " weights for " + std::to_string(in_shape.count) + " keys of " +
+                             std::to_string(slots->count) + " morph targets (" +
+                             std::string(to_string(interpolation)) + " needs " +
+                             std::to_string(in_shape.count * per_key) + ")");
+        }
       }
       const std::vector<float> times = gltf::read_floats(doc, input, path(sp, "input"));
       const std::vector<float> values = gltf::read_floats(doc, output, path(sp, "output"));
       const JointIndex joint = joint_of_node[node];
+      if (slots) {
+        const Status st = builder.add_weight_track(
+            joint, nodes.joints[node].name, slots->first, slots->count, interpolation, times,
+            values, doc.name + ": " + cp + " (sampler " + std::to_string(sampler_index) + ")");
+        if (!st) throw gltf::GltfError(st.error().message);
+        continue;
+      }
       const Status st = builder.add_track(
           joint, nodes.joints[node].name, track_target, interpolation, times, values,
           doc.name + ": " + cp + " (sampler " + std::to_string(sampler_index) + ")");
@@ -507,17 +568,13 @@ void read_animations(const Document& doc, Asset& asset,
   }
 }
 
+// "line:column" of a byte, lines counted by the rule every text reader shares.
 std::string json_error_place(std::span<const std::uint8_t> json, std::size_t byte) {
-  std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < byte && i < json.size(); ++i) {
-    if (json[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return std::to_string(line) + ":" + std::to_string(column);
+  const std::string_view text(reinterpret_cast<const char*>(json.data()), json.size());
+  byte = std::min(byte, text.size());
+  std::size_t start = byte;
+  while (start > 0 && !io::is_line_break(text[start - 1])) --start;
+  return std::to_string(io::line_of_byte(text, byte)) + ":" + std::to_string(byte - start + 1);
 }
 
 bool has_glb_extension(const std::string& name) {
@@ -570,6 +627,12 @@ Asset read_document(std::span<const std::uint8_t> bytes, const std::string& name
     bin.assign(chunks.bin.begin(), chunks.bin.end());
     has_bin = chunks.has_bin;
   }
+  doc.budget = io::DocumentBudget(bytes.size());
+  if (const auto deep = io::json_nested_too_deep(json_bytes, io::kMaxNestingDepth)) {
+    fail(name + ":" + json_error_place(json_bytes, *deep),
+         "JSON nests arrays and objects deeper than " + std::to_string(io::kMaxNestingDepth) +
+             " levels, the most marrow reads");
+  }
   try {
     doc.json = Json::parse(json_bytes.begin(), json_bytes.end());
   } catch (const nlohmann::json::exception& e) {
@@ -605,7 +668,13 @@ Asset read_document(std::span<const std::uint8_t> bytes, const std::string& name
   asset.source_index.assign(asset.skeleton.size(), -1);
   for (std::size_t i = 0; i < joint_of_node.size(); ++i)
     asset.source_index[joint_of_node[i]] = static_cast<std::int64_t>(i);
+  if (const std::optional<JointIndex> deep = io::joint_nested_too_deep(asset.skeleton)) {
+    fail(name, gltf::path("nodes", static_cast<std::size_t>(asset.source_index[*deep])) +
+                   " lies more than " + std::to_string(io::kMaxNestingDepth) +
+                   " nodes below its root; marrow reads hierarchies at most that deep");
+  }
   read_skins(doc, asset, joint_of_node);
+  gltf::read_materials(doc, asset);
   read_meshes(doc, asset, joint_of_node);
   read_animations(doc, asset, joint_of_node, nodes);
   return asset;
@@ -618,6 +687,8 @@ Result<Asset> read_gltf(std::span<const std::uint8_t> bytes, const std::string& 
   try {
     return read_document(bytes, name, base_dir);
   } catch (const gltf::GltfError& e) {
+    return Error{e.what()};
+  } catch (const io::BudgetExceeded& e) {
     return Error{e.what()};
   } catch (const nlohmann::json::exception& e) {
     return Error{name + ": " + e.what()};

@@ -1,16 +1,23 @@
 // OBJ through tinyobjloader. tinyobjloader accepts what it cannot parse (a bad number reads as
 // 0, an out-of-range face index only gives a warning without its line), so a short pass of our
-// own checks every v/vn/vt number and every face reference first and reports the line.
+// own checks every v/vn/vt number and every face reference first and reports the line. That
+// pass splits lines by the rule tinyobjloader uses too (LF, CRLF and a lone CR each end a line;
+// io/common/text_lines.h), so no line reaches tinyobjloader unchecked.
 #include <tiny_obj_loader.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <unordered_map>
 
+#include "common/budget.h"
+#include "common/reader_support.h"
+#include "common/text_lines.h"
 #include "marrow/io/obj.h"
 
 namespace marrow {
@@ -28,10 +35,13 @@ std::vector<std::string_view> tokens(std::string_view line) {
   return out;
 }
 
+// A number tinyobjloader will store as a finite float: 1e97 is a finite double but infinity
+// as a float.
 bool parse_number(std::string_view s, double& out) {
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);
   const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && ptr == s.data() + s.size() && std::isfinite(out);
+  return ec == std::errc() && ptr == s.data() + s.size() &&
+         std::fabs(out) <= std::numeric_limits<float>::max();
 }
 
 bool parse_index(std::string_view s, long long& out) {
@@ -43,14 +53,10 @@ bool parse_index(std::string_view s, long long& out) {
 // The checks tinyobjloader leaves out. Returns an error naming name:line, or nothing.
 std::optional<Error> prevalidate(std::string_view text, const std::string& name) {
   long long counts[3] = {0, 0, 0};  // v, vt, vn
-  std::size_t line_number = 0, pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  io::LineSplitter lines(text);
+  while (const std::optional<io::TextLine> next = lines.next()) {
+    std::string_view line = next->text;
+    const std::size_t line_number = next->number;
     if (const std::size_t hash = line.find('#'); hash != std::string_view::npos)
       line = line.substr(0, hash);
     const std::vector<std::string_view> t = tokens(line);
@@ -64,8 +70,8 @@ std::optional<Error> prevalidate(std::string_view text, const std::string& name)
       for (std::size_t i = 1; i < t.size() && i <= most; ++i) {
         double v = 0;
         if (!parse_number(t[i], v))
-          return make_error(
-              where, std::string(what) + ": '" + std::string(t[i]) + "' is not a finite number");
+          return make_error(where, std::string(what) + ": '" + std::string(t[i]) +
+                                       "' is not a finite number a float can hold");
       }
       return std::nullopt;
     };
@@ -124,7 +130,67 @@ void add_lines_as_warnings(const std::string& text, const std::string& name, Ass
   }
 }
 
-Result<Asset> build(const tinyobj::ObjReader& reader, const std::string& name) {
+// The first `mtllib` file named in the text, read from `base_dir` (at most 16 MiB); "" when
+// there is none or it cannot be read (a warning says which).
+std::string material_library(const std::string& text, const std::string& base_dir,
+                             const std::string& name, std::string& mtl_dir,
+                             std::vector<std::string>& warnings) {
+  io::LineSplitter lines(text);
+  while (const std::optional<io::TextLine> next = lines.next()) {
+    const std::string_view line = next->text;
+    if (line.rfind("mtllib", 0) != 0 || line.size() < 8 || (line[6] != ' ' && line[6] != '\t'))
+      continue;
+    std::string file(line.substr(7));
+    while (!file.empty() && (file.back() == ' ' || file.back() == '\t')) file.pop_back();
+    while (!file.empty() && file.front() == ' ') file.erase(0, 1);
+    const std::filesystem::path path = std::filesystem::path(base_dir) / file;
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    std::ifstream in(path, std::ios::binary);
+    if (ec || size > (16u << 20) || !in) {
+      warnings.push_back(name + ": material library '" + path.string() +
+                         "' cannot be read; materials ignored");
+      return "";
+    }
+    mtl_dir = path.parent_path().string();
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+  return "";
+}
+
+// OBJ materials as marrow keeps them: Kd as the base colour, d below 1 as blending, map_Kd as
+// the base-colour texture (a file beside the .mtl; images shared by path).
+void add_materials(const std::vector<tinyobj::material_t>& materials, const std::string& mtl_dir,
+                   Asset& asset) {
+  for (const tinyobj::material_t& m : materials) {
+    Material material;
+    material.name = m.name;
+    const float d = std::isfinite(m.dissolve) ? std::clamp(float(m.dissolve), 0.0f, 1.0f) : 1.0f;
+    material.base_color_factor = {std::clamp(float(m.diffuse[0]), 0.0f, 1.0f),
+                                  std::clamp(float(m.diffuse[1]), 0.0f, 1.0f),
+                                  std::clamp(float(m.diffuse[2]), 0.0f, 1.0f), d};
+    if (d < 1) material.alpha_mode = AlphaMode::kBlend;
+    if (!m.diffuse_texname.empty()) {
+      const std::string path =
+          (std::filesystem::path(mtl_dir) / m.diffuse_texname).lexically_normal().string();
+      int image = -1;
+      for (std::size_t i = 0; i < asset.images.size(); ++i) {
+        if (asset.images[i].path == path) image = static_cast<int>(i);
+      }
+      if (image < 0) {
+        image = static_cast<int>(asset.images.size());
+        asset.images.push_back({m.diffuse_texname, path, {}, ""});
+      }
+      material.base_color_texture = image;
+    }
+    asset.materials.push_back(std::move(material));
+  }
+}
+
+Result<Asset> build(const tinyobj::ObjReader& reader, const std::string& name,
+                    const std::string& mtl_dir, io::DocumentBudget& budget) {
   Asset asset;
   asset.source = name;
   const JointDesc root{root_name(name), -1, Transform::identity()};
@@ -133,6 +199,7 @@ Result<Asset> build(const tinyobj::ObjReader& reader, const std::string& name) {
   asset.skeleton = std::move(skeleton).value();
   asset.source_index = {-1};
   add_lines_as_warnings(reader.Warning(), name, asset);
+  add_materials(reader.GetMaterials(), mtl_dir, asset);
 
   const tinyobj::attrib_t& attrib = reader.GetAttrib();
   const auto& shapes = reader.GetShapes();
@@ -143,12 +210,30 @@ Result<Asset> build(const tinyobj::ObjReader& reader, const std::string& name) {
     if (!shapes[s].lines.indices.empty() || !shapes[s].points.indices.empty())
       asset.warnings.push_back(name + ": '" + shape_name + "': lines and points are skipped");
     if (m.indices.empty()) continue;
+    // Per face corner: an index, at most one vertex (position, normal, UV) and its map entry.
+    if (Status st = budget.try_charge(io::DocumentBudget::times(m.indices.size(), 4 + 32 + 48),
+                                      name + ": '" + shape_name + "'");
+        !st) {
+      return st.error();
+    }
     for (unsigned char fv : m.num_face_vertices) {
       if (fv != 3) return Error{name + ": '" + shape_name + "': a face was not triangulated"};
     }
     SkinnedMesh mesh;
     mesh.name = shape_name;
     mesh.node = 0;
+    // One material per mesh: the first face's (a shape that mixes them is said so).
+    if (!m.material_ids.empty() && m.material_ids[0] >= 0 &&
+        static_cast<std::size_t>(m.material_ids[0]) < asset.materials.size()) {
+      mesh.material = m.material_ids[0];
+      for (int id : m.material_ids) {
+        if (id != mesh.material) {
+          asset.warnings.push_back(name + ": '" + shape_name +
+                                   "' uses several materials; drawn in the first");
+          break;
+        }
+      }
+    }
     bool all_normals = true, all_uvs = true;
     for (const tinyobj::index_t& i : m.indices) {
       all_normals = all_normals && i.normal_index >= 0;
@@ -211,20 +296,28 @@ Result<Asset> build(const tinyobj::ObjReader& reader, const std::string& name) {
   return asset;
 }
 
-// Materials are not read (marrow has no use for them): `mtllib` and `usemtl` are ignored.
+// Materials come from the first `mtllib` beside the file (`usemtl` picks them per face).
 Result<Asset> parse(const std::string& text, const std::string& name) {
+  io::DocumentBudget budget(text.size());
   if (std::optional<Error> e = prevalidate(text, name)) return *e;
   tinyobj::ObjReaderConfig config;
   config.triangulate = true;
   config.vertex_color = false;
   tinyobj::ObjReader reader;
-  const bool ok = reader.ParseFromString(text, "", config);
+  std::string mtl_dir;
+  std::vector<std::string> mtl_warnings;
+  const std::string mtl = material_library(text, std::filesystem::path(name).parent_path().string(),
+                                           name, mtl_dir, mtl_warnings);
+  const bool ok = reader.ParseFromString(text, mtl, config);
   if (!ok || !reader.Error().empty()) {
     std::string err = reader.Error();
     while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
     return Error{name + ": " + (err.empty() ? std::string("cannot parse") : err)};
   }
-  return build(reader, name);
+  Result<Asset> asset = build(reader, name, mtl_dir, budget);
+  if (asset)
+    asset->warnings.insert(asset->warnings.end(), mtl_warnings.begin(), mtl_warnings.end());
+  return asset;
 }
 
 }  // namespace
@@ -235,11 +328,9 @@ Result<Asset> read_obj(std::span<const std::uint8_t> bytes, const std::string& n
 }
 
 Result<Asset> read_obj(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{path + ": cannot open"};
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse(ss.str(), path);
+  Result<std::vector<std::uint8_t>> bytes = io::read_file_bytes(path);
+  if (!bytes) return bytes.error();
+  return read_obj(*bytes, path);
 }
 
 }  // namespace marrow

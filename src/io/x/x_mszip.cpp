@@ -42,14 +42,17 @@ class Inflater {
 
 }  // namespace
 
-Inflated inflate_mszip(std::span<const std::uint8_t> body, const std::string& file) {
+Inflated inflate_mszip(std::span<const std::uint8_t> body, const std::string& file,
+                       io::DocumentBudget& budget) {
   Inflated out;
   if (body.size() < 4) fail(file, kHeaderSize, "compressed .X file ends before its size field");
   out.declared_size = static_cast<std::uint32_t>(body[0] | (body[1] << 8) | (body[2] << 16)) |
                       (static_cast<std::uint32_t>(body[3]) << 24);
   // Deflate cannot expand better than 1032:1; anything claiming more is damaged or hostile.
   const std::size_t cap = std::min<std::size_t>(body.size() * 1032 + 65536, std::size_t{1} << 31);
-  out.bytes.reserve(std::min<std::size_t>(out.declared_size, cap));
+  // The declared size is only a hint: reserve no more than the budget allows.
+  out.bytes.reserve(
+      std::min<std::size_t>({out.declared_size, cap, budget.limit() - budget.used()}));
   std::size_t pos = 4;
   std::vector<std::uint8_t> block;
   while (pos < body.size()) {
@@ -76,6 +79,8 @@ Inflated inflate_mszip(std::span<const std::uint8_t> body, const std::string& fi
     if (out.bytes.size() + usize > cap) {
       fail(file, at, "compressed data expands beyond what its size allows");
     }
+    budget.charge(usize,
+                  [&] { return file + ": byte " + std::to_string(at) + ": compressed block"; });
     Inflater inflater;
     if (!inflater.init()) fail(file, at, "cannot start zlib");
     z_stream& z = inflater.z();

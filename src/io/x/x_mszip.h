@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "common/budget.h"
+
 namespace marrow::xfile {
 
 struct Inflated {
@@ -18,8 +20,9 @@ struct Inflated {
 };
 
 // `body` follows the 16-byte header, which starts at byte 0 of `file`. Throws XError naming
-// the byte offset of a damaged block. The output is capped at what deflate can produce from
-// the input (1032:1), so a hostile file cannot ask for unbounded memory.
-Inflated inflate_mszip(std::span<const std::uint8_t> body, const std::string& file);
+// the byte offset of a damaged block. Each block's output is charged to `budget` before it is
+// inflated, and the whole is capped at what deflate can produce from the input (1032:1).
+Inflated inflate_mszip(std::span<const std::uint8_t> body, const std::string& file,
+                       io::DocumentBudget& budget);
 
 }  // namespace marrow::xfile

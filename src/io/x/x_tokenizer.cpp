@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "common/reader_support.h"
+#include "common/text_lines.h"
 
 namespace marrow::xfile {
 namespace {
@@ -150,9 +151,10 @@ void XTokenizer::lex() {
 
 void XTokenizer::lex_text() {
   const std::size_t n = data_.size();
+  const std::string_view text(reinterpret_cast<const char*>(data_.data()), n);
   for (;;) {
     while (pos_ < n && (is_space(data_[pos_]) || data_[pos_] == ',' || data_[pos_] == ';')) {
-      if (data_[pos_] == '\n') ++line_;
+      if (io::closes_line(text, pos_)) ++line_;
       ++pos_;
     }
     if (pos_ >= n) {
@@ -163,7 +165,7 @@ void XTokenizer::lex_text() {
     const bool comment =
         data_[pos_] == '#' || (data_[pos_] == '/' && pos_ + 1 < n && data_[pos_ + 1] == '/');
     if (!comment) break;
-    while (pos_ < n && data_[pos_] != '\n') ++pos_;
+    pos_ = io::line_end(text, pos_);
   }
   const std::size_t start = pos_;
   const char* chars = reinterpret_cast<const char*>(data_.data());
@@ -180,7 +182,7 @@ void XTokenizer::lex_text() {
     ++pos_;
     while (pos_ < n && data_[pos_] != '"') {
       if (data_[pos_] == '\\' && pos_ + 1 < n) ++pos_;
-      if (data_[pos_] == '\n') ++line_;
+      if (io::closes_line(text, pos_)) ++line_;
       ++pos_;
     }
     if (pos_ >= n) fail(line, "the string that starts here is not closed before the end of file");
@@ -190,7 +192,7 @@ void XTokenizer::lex_text() {
     return;
   }
   if (c == '<') {
-    while (pos_ < n && data_[pos_] != '>' && data_[pos_] != '\n') ++pos_;
+    while (pos_ < n && data_[pos_] != '>' && !io::is_line_break(text[pos_])) ++pos_;
     if (pos_ >= n || data_[pos_] != '>') fail(line_, "a GUID '<...' is not closed by '>'");
     current_.kind = TokenKind::kGuid;
     current_.text = std::string_view(chars + start, pos_ + 1 - start);

@@ -90,6 +90,11 @@ class XTokenizer {
   bool list_is_float_ = false;
 };
 
+// A name as it appears in messages: 'name'.
+inline std::string named(std::string_view s) {
+  return "'" + std::string(s) + "'";
+}
+
 // How a token appears in a message: 'name', 42, "string", '{', or "the end of the file".
 std::string describe(const Token& token);
 

@@ -99,13 +99,30 @@ MARROW_KERNEL Quat4<F> normalize(const Quat4<F>& q) {
           select(ok, q.w * inv, F::set1(1.0f))};
 }
 
-// Running weighted sums of one group of joints (blend.cpp's Accumulator, lane by lane).
+// align() for the common case first: when every lane's sign is decided (rotations not half a
+// turn apart) b is just flipped into a's hemisphere; only otherwise are canonical signs computed.
 template <class F>
+MARROW_KERNEL void align_fast(Quat4<F>& a, Quat4<F>& b) {
+  const F d = dot(a, b);
+  const F eps2 = F::set1(kUndecidedDot * kUndecidedDot);
+  if (all(d * d > eps2 * dot(a, a) * dot(b, b))) {
+    b = flip(b, d);
+  } else {
+    align(a, b);
+  }
+}
+
+// Running weighted sums of one group of joints (blend.cpp's Accumulator, lane by lane). KeepLast:
+// whether some lane may end with a single term, which is then returned exactly (else `last` is
+// not kept, and the registers it would take stay free).
+template <class F, bool KeepLast>
 struct Accumulator {
   Trs<F> sum{};
   F weight = F::zero();
   F count = F::zero();
-  Trs<F> last{};  // the only term, where count is 1: returned exactly
+  Trs<F> last{};  // the only term, where count is 1
+  // Whether every lane holds a term already (then new terms need no "first term" handling).
+  bool all_started = false;
 
   MARROW_KERNEL Accumulator() {
     sum = {{F::zero(), F::zero(), F::zero()},
@@ -114,25 +131,41 @@ struct Accumulator {
     last = sum;
   }
 
-  // Adds x with weight w in the lanes of `live`.
+  MARROW_KERNEL void accumulate(const Trs<F>& x, const Quat4<F>& q, F w) {
+    sum.t = {fma(x.t.x, w, sum.t.x), fma(x.t.y, w, sum.t.y), fma(x.t.z, w, sum.t.z)};
+    sum.q = {fma(q.x, w, sum.q.x), fma(q.y, w, sum.q.y), fma(q.z, w, sum.q.z),
+             fma(q.w, w, sum.q.w)};
+    sum.s = {fma(x.s.x, w, sum.s.x), fma(x.s.y, w, sum.s.y), fma(x.s.z, w, sum.s.z)};
+  }
+
+  // Adds x with weight w in every lane (an unmasked layer).
+  MARROW_KERNEL void add_all(const Trs<F>& x, F w) {
+    Quat4<F> q = x.q;
+    if (all_started) align_fast(sum.q, q);  // the first term sets the hemisphere
+    accumulate(x, q, w);
+    weight = weight + w;
+    count = count + F::set1(1.0f);
+    if constexpr (KeepLast) last = x;
+    all_started = true;
+  }
+
+  // Adds x with weight w in the lanes of `live` (a masked layer, or the rest pose filling in).
   template <class M>
   MARROW_KERNEL void add(const Trs<F>& x, F w, M live) {
+    if (all_started && all(live)) return add_all(x, w);
     const auto first = live & (count == F::zero());
     Quat4<F> q = x.q, s = sum.q;
-    align(s, q);
-    // The first term of a lane sets its hemisphere: nothing to align to yet.
+    align_fast(s, q);
     q = {select(first, x.q.x, q.x), select(first, x.q.y, q.y), select(first, x.q.z, q.z),
          select(first, x.q.w, q.w)};
-    sum.q = {select(live & !first, s.x, sum.q.x), select(live & !first, s.y, sum.q.y),
-             select(live & !first, s.z, sum.q.z), select(live & !first, s.w, sum.q.w)};
+    const auto aligned = live & !first;
+    sum.q = {select(aligned, s.x, sum.q.x), select(aligned, s.y, sum.q.y),
+             select(aligned, s.z, sum.q.z), select(aligned, s.w, sum.q.w)};
     const F wl = select(live, w, F::zero());
-    sum.t = {fma(x.t.x, wl, sum.t.x), fma(x.t.y, wl, sum.t.y), fma(x.t.z, wl, sum.t.z)};
-    sum.q = {fma(q.x, wl, sum.q.x), fma(q.y, wl, sum.q.y), fma(q.z, wl, sum.q.z),
-             fma(q.w, wl, sum.q.w)};
-    sum.s = {fma(x.s.x, wl, sum.s.x), fma(x.s.y, wl, sum.s.y), fma(x.s.z, wl, sum.s.z)};
+    accumulate(x, q, wl);
     weight = weight + wl;
     count = count + select(live, F::set1(1.0f), F::zero());
-    last = select(live, x, last);
+    if constexpr (KeepLast) last = select(live, x, last);
   }
 
   // The normalized average (lanes with count 0 hold garbage; the caller selects).
@@ -143,7 +176,8 @@ struct Accumulator {
     const Trs<F> avg{{sum.t.x * inv, sum.t.y * inv, sum.t.z * inv},
                      q,
                      {sum.s.x * inv, sum.s.y * inv, sum.s.z * inv}};
-    return select(count == F::set1(1.0f), last, avg);
+    if constexpr (KeepLast) return select(count == F::set1(1.0f), last, avg);
+    return avg;
   }
 };
 
@@ -311,32 +345,51 @@ MARROW_KERNEL F layer_weight(const LayerArg& layer, std::size_t g, std::size_t j
   return w * min(max(m, F::zero()), F::set1(1.0f));
 }
 
+// Whether some lane may end up with a single term from these layers: unless two or more of them
+// weigh every joint.
 template <class F>
-void blend_groups(const BlendArgs& a) {
+MARROW_KERNEL bool may_have_one_term(const LayerArg* layers, std::size_t count) {
+  std::size_t full = 0;
+  for (std::size_t i = 0; i < count; ++i) full += layers[i].mask == nullptr ? 1 : 0;
+  return full < 2;
+}
+
+template <class F, bool KeepLast>
+MARROW_KERNEL void add_layers(Accumulator<F, KeepLast>& acc, const LayerArg* layers,
+                              std::size_t count, std::size_t g, std::size_t joint_count) {
+  const F tiny = F::set1(kTinyWeight);
+  for (std::size_t i = 0; i < count; ++i) {
+    const Trs<F> x = load_trs<F>(layers[i].pose[g]);
+    if (layers[i].mask == nullptr) {
+      acc.add_all(x, F::set1(layers[i].weight));  // live layers weigh more than kTinyWeight
+    } else {
+      const F w = layer_weight<F>(layers[i], g, joint_count);
+      acc.add(x, w, w > tiny);
+    }
+  }
+}
+
+template <class F, bool NormalLast, bool OverrideLast>
+MARROW_KERNEL void blend_groups_impl(const BlendArgs& a) {
   using I = decltype(to_int_trunc(F::zero()));
   const F tiny = F::set1(kTinyWeight);
+  const F threshold = F::set1(a.threshold);
   for (std::size_t g = 0; g < a.group_count; ++g) {
     const Trs<F> rest = load_trs<F>(a.rest[g]);
     // 1. Normal layers, the rest pose making up a summed weight below the threshold.
-    Accumulator<F> acc;
-    for (std::size_t i = 0; i < a.normal_count; ++i) {
-      const F w = layer_weight<F>(a.normal[i], g, a.joint_count);
-      acc.add(load_trs<F>(a.normal[i].pose[g]), w, w > tiny);
-    }
+    Accumulator<F, NormalLast> acc;
+    add_layers(acc, a.normal, a.normal_count, g, a.joint_count);
     const auto has = acc.count > F::zero();
-    const F threshold = F::set1(a.threshold);
-    acc.add(rest, threshold - acc.weight, has & (acc.weight < threshold));
-    Trs<F> result = select(has, acc.average(), rest);
+    const auto light = has & (acc.weight < threshold);
+    if (any(light)) acc.add(rest, threshold - acc.weight, light);
+    Trs<F> result = all(has) ? acc.average() : select(has, acc.average(), rest);
 
     // 2. Override layers: their own average, over the result by their summed weight (max 1).
     if (a.override_count > 0) {
-      Accumulator<F> o;
-      for (std::size_t i = 0; i < a.override_count; ++i) {
-        const F w = layer_weight<F>(a.overrides[i], g, a.joint_count);
-        o.add(load_trs<F>(a.overrides[i].pose[g]), w, w > tiny);
-      }
+      Accumulator<F, OverrideLast> o;
+      add_layers(o, a.overrides, a.override_count, g, a.joint_count);
       const auto live = o.count > F::zero();
-      result = select(live, lerp(result, o.average(), o.weight), result);
+      if (any(live)) result = select(live, lerp(result, o.average(), o.weight), result);
     }
 
     // 3. Additive layers, in order.
@@ -347,6 +400,18 @@ void blend_groups(const BlendArgs& a) {
     }
     store_trs(result, a.output[g]);
   }
+}
+
+template <class F>
+void blend_groups(const BlendArgs& a) {
+  const bool normal_last = may_have_one_term<F>(a.normal, a.normal_count);
+  const bool override_last = may_have_one_term<F>(a.overrides, a.override_count);
+  if (normal_last) {
+    if (override_last) return blend_groups_impl<F, true, true>(a);
+    return blend_groups_impl<F, true, false>(a);
+  }
+  if (override_last) return blend_groups_impl<F, false, true>(a);
+  return blend_groups_impl<F, false, false>(a);
 }
 
 // True when joint k is `from` or lies below it. Ancestors come before their children, so the walk
@@ -360,14 +425,20 @@ MARROW_KERNEL bool in_subtree(const std::uint16_t* parents, std::size_t k, std::
 
 template <class F>
 void local_to_model(const LocalToModelArgs& a) {
+  // Locals, not a.*: the stores into `model` could alias the argument block for all the compiler
+  // knows, and it would reload every field after every store.
   const std::size_t n = a.joint_count;
-  const std::size_t first_group = a.first / kSoaWidth;
-  const std::size_t groups = (n + kSoaWidth - 1) / kSoaWidth;
+  const std::uint16_t* const parents = a.parents;
+  const SoaTransform* const local = a.local;
+  float* const model = reinterpret_cast<float*>(a.model);
+  const float* const root = reinterpret_cast<const float*>(a.root);
+  const std::size_t from = a.first;
   const bool subtree = a.subtree;
+  const std::size_t groups = (n + kSoaWidth - 1) / kSoaWidth;
   const F one = F::set1(1.0f), two = F::set1(2.0f), zero = F::zero();
   alignas(32) float cols[kSoaWidth][16];
-  for (std::size_t g = first_group; g < groups; ++g) {
-    const SoaTransform& l = a.local[g];
+  for (std::size_t g = from / kSoaWidth; g < groups; ++g) {
+    const SoaTransform& l = local[g];
     // TRS to matrix columns, 8 joints at once (mat4.h's mat4_from_trs).
     const F qx = F::load(l.qx), qy = F::load(l.qy), qz = F::load(l.qz), qw = F::load(l.qw);
     const F xx = qx * qx, yy = qy * qy, zz = qz * qz;
@@ -392,18 +463,20 @@ void local_to_model(const LocalToModelArgs& a) {
       block0[i].store(cols[i]);
       block1[i].store(cols[i] + 8);
     }
-    const std::size_t begin = g * kSoaWidth, end = begin + kSoaWidth < n ? begin + kSoaWidth : n;
-    for (std::size_t j = begin < a.first ? a.first : begin; j < end; ++j) {
-      if (subtree && !in_subtree<F>(a.parents, j, a.first)) continue;
-      const std::size_t i = j - begin;
-      float* out = reinterpret_cast<float*>(a.model + j);
-      const std::uint16_t p = a.parents[j];
-      const float* parent = p != 0xffff ? reinterpret_cast<const float*>(a.model + p)
-                                        : reinterpret_cast<const float*>(a.root);
-      if (parent != nullptr) {
-        affine_mul(parent, F::load(cols[i]), F::load(cols[i] + 8), out);
+    const std::size_t begin = g * kSoaWidth;
+    const std::size_t end = begin + kSoaWidth < n ? begin + kSoaWidth : n;
+    for (std::size_t j = begin < from ? from : begin; j < end; ++j) {
+      if (subtree && !in_subtree<F>(parents, j, from)) continue;
+      const float* c = cols[j - begin];
+      float* out = model + 16 * j;
+      const std::uint16_t p = parents[j];
+      if (p != 0xffff) {
+        affine_mul(model + 16 * std::size_t{p}, F::load(c), F::load(c + 8), out);
+      } else if (root != nullptr) {
+        affine_mul(root, F::load(c), F::load(c + 8), out);
       } else {
-        for (int k = 0; k < 16; ++k) out[k] = cols[i][k];
+        F::load(c).storeu(out);
+        F::load(c + 8).storeu(out + 8);
       }
     }
   }

@@ -1,14 +1,17 @@
-#include "marrow/render/demo_character.h"
+#include "marrow/demo/demo_character.h"
 
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+#include <string_view>
+
+#include <stb_image_write.h>
 
 #include "marrow/clip/clip_builder.h"
 #include "marrow/pose/local_to_model.h"
 
-namespace marrow::render {
+namespace marrow::demo {
 namespace {
 
 constexpr float kPi = std::numbers::pi_v<float>;
@@ -57,6 +60,48 @@ float smoothstep(float u) {
   return u * u * (3 - 2 * u);
 }
 
+// Clothes and skin by body part, as linear RGBA vertex colours (sRGB values in the comments).
+std::array<float, 4> part_color(std::string_view owner) {
+  auto has = [&](const char* part) { return owner.find(part) != std::string_view::npos; };
+  if (has("head") || has("neck") || has("hand")) return {0.75f, 0.42f, 0.27f, 1};  // 224 173 142
+  if (has("foot") || has("toe")) return {0.1f, 0.045f, 0.022f, 1};                 // 89 60 41
+  if (has("hips") || has("thigh") || has("shin")) return {0.05f, 0.06f, 0.1f, 1};  // 63 69 89
+  return {0.06f, 0.2f, 0.5f, 1};                                                   // 69 124 188
+}
+
+// The shirt (chest, spine, shoulders and arms) wears stripes from the texture; the rest samples
+// its plain white half.
+bool striped(std::string_view owner) {
+  for (const char* part : {"chest", "spine", "shoulder", "upper_arm", "forearm"}) {
+    if (owner.find(part) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+// The demo's texture, 16 x 16: the left half white, the right half horizontal stripes (white
+// and a light grey-blue, 2 texels each) that the vertex colours tint. Encoded as PNG like a
+// file's embedded image.
+std::vector<std::uint8_t> stripes_png() {
+  constexpr int kSide = 16;
+  std::vector<std::uint8_t> rgb;
+  for (int y = 0; y < kSide; ++y) {
+    for (int x = 0; x < kSide; ++x) {
+      const bool dark = x >= kSide / 2 && (y / 2) % 2 == 1;
+      rgb.insert(rgb.end(), {static_cast<std::uint8_t>(dark ? 150 : 255),
+                             static_cast<std::uint8_t>(dark ? 170 : 255), 255});
+    }
+  }
+  std::vector<std::uint8_t> png;
+  stbi_write_png_to_func(
+      [](void* context, void* data, int size) {
+        auto* out = static_cast<std::vector<std::uint8_t>*>(context);
+        out->insert(out->end(), static_cast<std::uint8_t*>(data),
+                    static_cast<std::uint8_t*>(data) + size);
+      },
+      &png, kSide, kSide, 3, rgb.data(), kSide * 3);
+  return png;
+}
+
 void add_capsule(SkinnedMesh& mesh, const Capsule& c) {
   constexpr int kSlices = 14, kCapRings = 4, kBodyRings = 8;
   const Vec3 axis_full = c.b - c.a;
@@ -95,6 +140,13 @@ void add_capsule(SkinnedMesh& mesh, const Capsule& c) {
       n = n * (1 / length(n));
       mesh.positions.push_back(centre + radial * (c.radius * scale) + axis * axial);
       mesh.normals.push_back(n);
+      mesh.colors.push_back(part_color(c.owner));
+      // Stripes 4 cm apart along the bone (u in the striped half); elsewhere the white half.
+      if (striped(c.owner)) {
+        mesh.uvs.push_back({0.75f, (along + (c.a.y > 0 ? c.a.y : 0)) / 0.08f});
+      } else {
+        mesh.uvs.push_back({0.25f, 0.5f});
+      }
       // Weights: parent near a, child near b, the owner the rest.
       float w_parent = parent >= 0 ? 0.5f * (1 - smoothstep(s / 0.25f)) : 0;
       float w_child = child >= 0 ? 0.5f * smoothstep((s - 0.75f) / 0.25f) : 0;
@@ -303,6 +355,13 @@ Asset make_demo_character() {
     for (const Capsule& c : limb) add_capsule(mesh, c);
   }
   for (const Capsule& c : capsules) add_capsule(mesh, c);
+  Material cloth;
+  cloth.name = "demo cloth";
+  cloth.base_color_texture = 0;
+  cloth.wrap_u = TextureWrap::kClampToEdge;
+  asset.materials.push_back(cloth);
+  asset.images.push_back({"demo stripes", "", stripes_png(), "image/png"});
+  mesh.material = 0;
   asset.meshes.push_back(std::move(mesh));
 
   asset.clips.push_back(make_gait(
@@ -313,4 +372,4 @@ Asset make_demo_character() {
   return asset;
 }
 
-}  // namespace marrow::render
+}  // namespace marrow::demo

@@ -1,0 +1,126 @@
+// Animation scripts and state machines as JSON (docs/control.md has both formats in full):
+//
+//   {"fps": 30, "duration": 4,
+//    "layers": [{"name": "base"}, {"name": "arm", "mode": "override", "mask": "arm"}],
+//    "masks": {"arm": {"subtree": "mixamorig:RightShoulder"}},
+//    "sync_groups": ["markers"],
+//    "events": {"Walk": [{"time": 0.5, "name": "step"}]},
+//    "markers": {"Walk": [{"time": 0.1, "name": "foot_left_down"}]},
+//    "blend_spaces": [{"name": "move", "samples": [{"clip": "Walk", "x": 1}, {"clip": "Run", "x":
+//    2}]}], "root_motion": {"joint": "mixamorig:Hips"}, "state_machine": "locomotion.json",
+//    "timeline": [{"t": 0, "play": "Walk"},
+//                 {"t": 1, "cross_fade": {"from": "Walk", "to": "Run", "duration": 0.5}}]}
+//
+// A script says how to set up a clip set and an Animator over the clips of a file, then what to
+// do at which time; `marrow play` and `marrow render --script` run it frame by frame. Reading
+// checks the JSON's shape (members, types, ranges) and names the file and the JSON place of any
+// error (`walk.json: timeline[3].cross_fade.duration: must be a number >= 0`); whether the clips,
+// joints and players it names exist is checked when the script runs against a file.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "marrow/base/error.h"
+#include "marrow/control/animator.h"
+#include "marrow/control/clip_set.h"
+#include "marrow/control/state_machine.h"
+
+namespace marrow {
+
+struct ScriptMask {
+  std::string name;
+  std::string subtree;              // a joint: it and everything below
+  std::vector<std::string> joints;  // or these joints
+  bool inverse = false;
+};
+
+struct ScriptLayer {
+  std::string name;
+  LayerMode mode = LayerMode::kNormal;
+  float weight = 1;
+  std::string mask;  // a ScriptMask's name; empty: every joint
+};
+
+struct ScriptCue {
+  std::string clip;
+  float time = 0;
+  std::string name;
+};
+
+struct ScriptBlendSpace {
+  std::string name;
+  int dimensions = 1;
+  std::vector<BlendSampleDesc> samples;
+};
+
+// Sync markers found from the feet (ik/foot_contacts.h): each foot's ankle and optional toe.
+struct ScriptFootMarkers {
+  std::string left_foot, left_toe, right_foot, right_toe;
+};
+
+enum class ScriptCommandKind : std::uint8_t {
+  kPlay,               // motion (a clip), id, layer, play
+  kPlayBlendSpace,     // motion (a blend space), id, layer, play, x, y
+  kStop,               // id
+  kPause,              // id
+  kResume,             // id
+  kSeek,               // id, value (seconds)
+  kSetSpeed,           // id, value
+  kSetWeight,          // id, value
+  kSetTicksPerSecond,  // id, value
+  kSetLayerWeight,     // layer, value
+  kFadeIn,             // id, duration, curve
+  kFadeOut,            // id, duration, curve
+  kCrossFade,          // id (from), to (a player id, else a clip or blend space to play), duration,
+                       // curve, layer and play for a new player
+  kInertialize,        // as kCrossFade
+  kWarp,               // id, value (time scale), duration
+  kSetBlend,           // id, x, y
+  kSetParam,           // name, value (a state machine's float parameter)
+  kSetBool,            // name, flag
+  kTrigger,            // name
+};
+
+struct ScriptCommand {
+  ScriptCommandKind kind = ScriptCommandKind::kPlay;
+  float time = 0;
+  std::string where;  // "timeline[3]", for errors when it runs
+  std::string id, to, name, motion, layer;
+  float value = 0, duration = 0, x = 0, y = 0;
+  bool flag = false;
+  FadeCurve curve = FadeCurve::kSmooth;
+  PlayOptions play;  // layer is resolved from `layer` by name when the script runs
+};
+
+struct AnimationScript {
+  std::string where;  // the file, for errors when it runs
+  double fps = 30;
+  float duration = -1;  // seconds; < 0: one second after the last command
+  bool compile = true;  // play compiled clips (false: the exact ones)
+  std::uint32_t max_players = 16;
+  bool inertialization = true;
+  std::vector<ScriptLayer> layers;  // empty: one normal layer "base"
+  std::vector<SyncMode> sync_groups;
+  std::vector<ScriptMask> masks;
+  std::vector<ScriptCue> events, markers;
+  std::optional<ScriptFootMarkers> foot_markers;
+  std::vector<ScriptBlendSpace> blend_spaces;
+  std::optional<RootMotionOptions> root_motion;
+  std::optional<StateMachineDesc> state_machine;
+  std::vector<ScriptCommand> timeline;  // in time order (stable)
+};
+
+// `where` names the text in errors (a file name). A "state_machine" given as a string is a path
+// read relative to `base_dir` (empty: refused, since there is no file to be relative to).
+Result<AnimationScript> parse_animation_script(std::string_view json, std::string_view where,
+                                               const std::string& base_dir = {});
+Result<AnimationScript> read_animation_script(const std::string& path);
+
+// A state machine alone (the "state_machine" member's format).
+Result<StateMachineDesc> parse_state_machine(std::string_view json, std::string_view where);
+Result<StateMachineDesc> read_state_machine(const std::string& path);
+
+}  // namespace marrow

@@ -1,0 +1,11 @@
+"""marrow: skeletal animation from the files artists export.
+
+Load any file marrow reads, inspect its skeleton, clips, skins and meshes, sample and blend
+clips into NumPy arrays, run the hierarchy, skin meshes, bind meshes to skeletons
+automatically, convert and render. Local poses are (joints, 10) float32 arrays (translation
+xyz, rotation xyzw, scale xyz); model poses are (joints, 4, 4) float32 matrices indexed
+[joint, row, column]. Failures raise marrow.Error with marrow's message. See docs/python.md.
+"""
+
+from ._marrow import *  # noqa: F401,F403
+from ._marrow import __version__  # noqa: F401

@@ -1,0 +1,652 @@
+// marrow's Python module (`import marrow`): bindings only, no logic of its own. Files load
+// into an Asset; poses are NumPy arrays the C++ code writes into directly: local poses
+// (joints, 10) float32 (translation xyz, rotation xyzw, scale xyz), model poses
+// (joints, 4, 4) float32. Errors from marrow raise marrow.Error with marrow's message; wrong
+// array shapes or dtypes raise ValueError or TypeError naming the argument.
+#include <pybind11/functional.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <optional>
+
+#include "arrays.h"
+#include "marrow/clip/sampling.h"
+#include "marrow/io/asset.h"
+#include "marrow/io/save.h"
+#include "marrow/pose/additive.h"
+#include "marrow/pose/blend.h"
+#include "marrow/pose/force.h"
+#include "marrow/pose/local_to_model.h"
+#include "marrow/pose/mask.h"
+#include "marrow/render/output.h"
+#include "marrow/render/scene.h"
+#include "marrow/skin/autoskin.h"
+#include "marrow/skin/skinning.h"
+#include "marrow/version.h"
+
+namespace py = pybind11;
+
+namespace marrow::python {
+namespace {
+
+// marrow.Error: every failure marrow reports (a file it cannot read, a clip it cannot find).
+PyObject* g_error = nullptr;
+
+[[noreturn]] void raise(const std::string& message) {
+  PyErr_SetString(g_error, message.c_str());
+  throw py::error_already_set();
+}
+
+template <typename T>
+T value_or_raise(Result<T> result) {
+  if (!result) raise(result.error().message);
+  return std::move(result).value();
+}
+
+using AssetPtr = std::shared_ptr<const Asset>;
+
+// Sub-objects of an asset hold the asset alive.
+struct SkeletonRef {
+  AssetPtr asset;
+  const Skeleton& get() const { return asset->skeleton; }
+};
+struct ClipRef {
+  AssetPtr asset;
+  std::size_t index;
+  const Clip& get() const { return asset->clips[index]; }
+};
+struct SkinRef {
+  AssetPtr asset;
+  std::size_t index;
+  const Skin& get() const { return asset->skins[index]; }
+};
+struct MeshRef {
+  AssetPtr asset;
+  std::size_t index;
+  const SkinnedMesh& get() const { return asset->meshes[index]; }
+};
+
+WrapMode parse_wrap(const std::string& wrap) {
+  if (wrap == "clamp") return WrapMode::kClamp;
+  if (wrap == "loop") return WrapMode::kLoop;
+  if (wrap == "pingpong") return WrapMode::kPingPong;
+  throw py::value_error("wrap: expected 'clamp', 'loop' or 'pingpong', got '" + wrap + "'");
+}
+
+SkinningMethod parse_method(const std::string& method) {
+  if (method == "linear") return SkinningMethod::kLinear;
+  if (method == "dq") return SkinningMethod::kDualQuaternion;
+  throw py::value_error("method: expected 'linear' or 'dq', got '" + method + "'");
+}
+
+std::size_t clip_index(const Asset& asset, const py::object& clip) {
+  std::optional<std::size_t> index;
+  if (py::isinstance<py::int_>(clip)) {
+    const long i = clip.cast<long>();
+    if (i >= 0 && static_cast<std::size_t>(i) < asset.clips.size()) index = i;
+  } else if (py::isinstance<py::str>(clip)) {
+    index = asset.find_clip(clip.cast<std::string>());
+  } else {
+    throw py::type_error("clip: expected a clip name or index");
+  }
+  if (!index) {
+    std::string names;
+    for (const Clip& c : asset.clips) names += (names.empty() ? "'" : ", '") + c.name() + "'";
+    raise(asset.source + ": no clip " + std::string(py::repr(clip)) + " (the file has " +
+          (names.empty() ? std::string("no clips") : names) + ")");
+  }
+  return *index;
+}
+
+py::array new_pose(std::size_t joints) {
+  return py::array_t<float>({static_cast<py::ssize_t>(joints), py::ssize_t{10}});
+}
+
+py::array pose_or_new(const py::object& out, std::size_t joints) {
+  if (out.is_none()) return new_pose(joints);
+  return checked(out, "out", {static_cast<py::ssize_t>(joints), 10});
+}
+
+// A sampler: one clip of one asset and its cursor (forward playback is O(1) per track).
+class Sampler {
+ public:
+  Sampler(AssetPtr asset, const py::object& clip)
+      : asset_(std::move(asset)), clip_(clip_index(*asset_, clip)) {
+    cursor_.bind(asset_->clips[clip_]);
+  }
+  py::array sample(float time, const std::string& wrap, const py::object& out) {
+    if (!std::isfinite(time)) throw py::value_error("time: expected a finite number of seconds");
+    const Clip& c = asset_->clips[clip_];
+    const std::size_t n = asset_->skeleton.size();
+    py::array result = pose_or_new(out, n);
+    std::span<Transform> pose = pose_out(result, "out", n);
+    const float t = wrap_time(time, c.duration(), parse_wrap(wrap));
+    if (!marrow::sample(c, asset_->skeleton.rest_pose(), t, cursor_, pose))
+      raise(asset_->source + ": cannot sample clip '" + c.name() + "'");
+    return result;
+  }
+  std::size_t clip() const { return clip_; }
+
+ private:
+  AssetPtr asset_;
+  std::size_t clip_;
+  SamplingCursor cursor_;
+};
+
+struct Layer {
+  py::object pose;
+  float weight = 1;
+  py::object mask;  // None or (joints,) float32
+};
+
+std::vector<BlendLayer> blend_layers(const std::vector<Layer>& layers, std::size_t joints,
+                                     const char* kind) {
+  std::vector<BlendLayer> out;
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const std::string name = std::string(kind) + "[" + std::to_string(i) + "]";
+    const Layer& l = layers[i];
+    if (!std::isfinite(l.weight) || l.weight < 0) {
+      throw py::value_error(name + ".weight: expected a finite weight >= 0, got " +
+                            std::to_string(l.weight));
+    }
+    BlendLayer b;
+    b.pose = pose_in(l.pose, (name + ".pose").c_str(), joints);
+    b.weight = l.weight;
+    if (!l.mask.is_none()) {
+      py::array m = checked(l.mask, (name + ".mask").c_str(), {static_cast<py::ssize_t>(joints)});
+      b.mask = {static_cast<const float*>(m.data()), joints};
+      for (float w : b.mask) {
+        if (!(w >= 0 && w <= 1)) throw py::value_error(name + ".mask: weights must be in [0, 1]");
+      }
+    }
+    out.push_back(b);
+  }
+  return out;
+}
+
+py::array to_numpy(std::vector<float> values) {
+  py::array_t<float> a(static_cast<py::ssize_t>(values.size()));
+  std::copy(values.begin(), values.end(), a.mutable_data());
+  return a;
+}
+
+}  // namespace
+}  // namespace marrow::python
+
+PYBIND11_MODULE(_marrow, m) {
+  using namespace marrow;
+  using namespace marrow::python;
+  m.doc() = "marrow: skeletal animation (load, sample, blend, skin, bind, convert, render)";
+  m.attr("__version__") = std::string(kVersion);
+  static py::exception<std::runtime_error> error(m, "Error", PyExc_RuntimeError);
+  g_error = error.ptr();
+
+  py::class_<SkeletonRef>(m, "Skeleton", "Joints parent-before-child, names and the rest pose")
+      .def("__len__", [](const SkeletonRef& s) { return s.get().size(); })
+      .def_property_readonly("names",
+                             [](const SkeletonRef& s) {
+                               std::vector<std::string> names;
+                               for (std::size_t j = 0; j < s.get().size(); ++j)
+                                 names.push_back(s.get().name(j));
+                               return names;
+                             })
+      .def_property_readonly(
+          "parents",
+          [](const SkeletonRef& s) {
+            py::array_t<std::int32_t> p(static_cast<py::ssize_t>(s.get().size()));
+            for (std::size_t j = 0; j < s.get().size(); ++j) {
+              const JointIndex parent = s.get().parent(j);
+              p.mutable_data()[j] = parent == kNoParent ? -1 : parent;
+            }
+            return p;
+          })
+      .def_property_readonly(
+          "rest_pose",
+          [](py::object self) {
+            const SkeletonRef& s = self.cast<const SkeletonRef&>();
+            return rows_view(reinterpret_cast<const float*>(s.get().rest_pose().data()),
+                             s.get().size(), 10, self);
+          },
+          "(joints, 10) float32, read-only: translation xyz, rotation xyzw, scale xyz")
+      .def(
+          "find",
+          [](const SkeletonRef& s, const std::string& name) -> std::optional<int> {
+            if (auto j = s.get().find(name)) return static_cast<int>(*j);
+            return std::nullopt;
+          },
+          py::arg("name"), "The joint's index, or None");
+
+  py::class_<ClipRef>(m, "Clip", "A clip: tracks of keys, shared by every sampler")
+      .def_property_readonly("name", [](const ClipRef& c) { return c.get().name(); })
+      .def_property_readonly("duration", [](const ClipRef& c) { return c.get().duration(); })
+      .def_property_readonly("track_count",
+                             [](const ClipRef& c) { return c.get().tracks().size(); })
+      .def_property_readonly("events", [](const ClipRef& c) {
+        std::vector<std::pair<float, std::string>> events;
+        for (const ClipEvent& e : c.get().events()) events.emplace_back(e.time, e.name);
+        return events;
+      });
+
+  py::class_<SkinRef>(m, "Skin", "The joints a mesh is bound to and their inverse bind matrices")
+      .def_property_readonly("name", [](const SkinRef& s) { return s.get().name; })
+      .def_property_readonly(
+          "joints",
+          [](const SkinRef& s) {
+            py::array_t<std::int32_t> a(static_cast<py::ssize_t>(s.get().joints.size()));
+            for (std::size_t i = 0; i < s.get().joints.size(); ++i)
+              a.mutable_data()[i] = s.get().joints[i];
+            return a;
+          })
+      .def_property_readonly("inverse_bind_matrices", [](py::object self) {
+        const SkinRef& s = self.cast<const SkinRef&>();
+        return matrices_view(const_cast<Mat4*>(s.get().inverse_bind_matrices.data()),
+                             s.get().inverse_bind_matrices.size(), self, false);
+      });
+
+  py::class_<MeshRef>(m, "Mesh", "A mesh as imported: bind-pose vertices, triangles, weights")
+      .def_property_readonly("name", [](const MeshRef& r) { return r.get().name; })
+      .def_property_readonly("skin", [](const MeshRef& r) { return r.get().skin; })
+      .def_property_readonly("material", [](const MeshRef& r) { return r.get().material; })
+      .def_property_readonly("vertex_count",
+                             [](const MeshRef& r) { return r.get().vertex_count(); })
+      .def_property_readonly("positions",
+                             [](py::object self) {
+                               const SkinnedMesh& mesh = self.cast<const MeshRef&>().get();
+                               return rows_view(&mesh.positions.data()->x, mesh.positions.size(), 3,
+                                                self);
+                             })
+      .def_property_readonly("normals",
+                             [](py::object self) {
+                               const SkinnedMesh& mesh = self.cast<const MeshRef&>().get();
+                               return rows_view(&mesh.normals.data()->x, mesh.normals.size(), 3,
+                                                self);
+                             })
+      .def_property_readonly("uvs",
+                             [](py::object self) {
+                               const SkinnedMesh& mesh = self.cast<const MeshRef&>().get();
+                               return rows_view(mesh.uvs.empty() ? nullptr : mesh.uvs[0].data(),
+                                                mesh.uvs.size(), 2, self);
+                             })
+      .def_property_readonly("triangles", [](py::object self) {
+        const SkinnedMesh& mesh = self.cast<const MeshRef&>().get();
+        py::array a(py::dtype::of<std::uint32_t>(),
+                    {static_cast<py::ssize_t>(mesh.indices.size() / 3), py::ssize_t{3}},
+                    {py::ssize_t{12}, py::ssize_t{4}}, mesh.indices.data(), self);
+        py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+        return a;
+      });
+
+  py::class_<Asset, std::shared_ptr<Asset>>(m, "Asset",
+                                            "What a file holds: skeleton, clips, skins, meshes")
+      .def_property_readonly("source", [](const Asset& a) { return a.source; })
+      .def_property_readonly("warnings", [](const Asset& a) { return a.warnings; })
+      .def_property_readonly(
+          "source_index",
+          [](const Asset& a) {
+            py::array_t<std::int64_t> s(static_cast<py::ssize_t>(a.source_index.size()));
+            std::copy(a.source_index.begin(), a.source_index.end(), s.mutable_data());
+            return s;
+          },
+          "Per joint: its node index in the source file (-1 for a joint the importer made)")
+      .def_property_readonly("skeleton",
+                             [](std::shared_ptr<Asset> a) { return SkeletonRef{std::move(a)}; })
+      .def_property_readonly("clips",
+                             [](std::shared_ptr<Asset> a) {
+                               std::vector<ClipRef> c;
+                               for (std::size_t i = 0; i < a->clips.size(); ++i)
+                                 c.push_back({a, i});
+                               return c;
+                             })
+      .def_property_readonly("skins",
+                             [](std::shared_ptr<Asset> a) {
+                               std::vector<SkinRef> s;
+                               for (std::size_t i = 0; i < a->skins.size(); ++i)
+                                 s.push_back({a, i});
+                               return s;
+                             })
+      .def_property_readonly("meshes",
+                             [](std::shared_ptr<Asset> a) {
+                               std::vector<MeshRef> s;
+                               for (std::size_t i = 0; i < a->meshes.size(); ++i)
+                                 s.push_back({a, i});
+                               return s;
+                             })
+      .def(
+          "find_clip",
+          [](const Asset& a, const std::string& name) -> std::optional<std::size_t> {
+            return a.find_clip(name);
+          },
+          py::arg("name"), "A clip's index by name (or index written as a number), or None")
+      .def(
+          "save",
+          [](const Asset& a, const std::string& path) {
+            std::vector<std::string> notes;
+            if (Status s = save_asset(a, path, &notes); !s) raise(s.error().message);
+            return notes;
+          },
+          py::arg("path"), "Writes .glb, .gltf or .marrow by the extension; returns the notes");
+
+  m.def(
+      "load",
+      [](const std::string& path) {
+        Result<Asset> a = load_asset(path);
+        if (!a) raise(a.error().message);
+        return std::make_shared<Asset>(std::move(a).value());
+      },
+      py::arg("path"),
+      "Reads any file marrow reads (.gltf .glb .x .bvh .fbx .dae .md5mesh .smd .obj .marrow)");
+
+  m.def(
+      "convert",
+      [](const std::string& input, const std::string& output) {
+        Result<Asset> a = load_asset(input);
+        if (!a) raise(a.error().message);
+        std::vector<std::string> notes;
+        if (Status s = save_asset(*a, output, &notes); !s) raise(s.error().message);
+        return notes;
+      },
+      py::arg("input"), py::arg("output"),
+      "Reads `input` and writes `output` (.glb, .gltf or .marrow); returns the notes");
+
+  py::class_<Sampler>(m, "Sampler", "Samples one clip of an asset, keeping a cursor between calls")
+      .def(py::init([](std::shared_ptr<Asset> asset, const py::object& clip) {
+             return Sampler(std::move(asset), clip);
+           }),
+           py::arg("asset"), py::arg("clip"))
+      .def("sample", &Sampler::sample, py::arg("time"), py::arg("wrap") = "clamp",
+           py::arg("out") = py::none(),
+           "The local pose at `time` seconds: (joints, 10) float32 (written into `out` if given)")
+      .def_property_readonly("clip", &Sampler::clip);
+
+  m.def(
+      "sample",
+      [](std::shared_ptr<Asset> asset, const py::object& clip, float time, const std::string& wrap,
+         const py::object& out) { return Sampler(std::move(asset), clip).sample(time, wrap, out); },
+      py::arg("asset"), py::arg("clip"), py::arg("time"), py::arg("wrap") = "clamp",
+      py::arg("out") = py::none(), "One clip's local pose at `time`: (joints, 10) float32");
+
+  m.def(
+      "local_to_model",
+      [](const SkeletonRef& skeleton, const py::object& local, const py::object& out) {
+        const std::size_t n = skeleton.get().size();
+        std::span<const Transform> pose = pose_in(local, "local", n);
+        py::array result;
+        std::span<Mat4> model;
+        if (out.is_none()) {
+          auto made = new_matrices(n);
+          result = made.first;
+          model = made.second;
+        } else {
+          result = py::reinterpret_borrow<py::array>(out);
+          MatricesIn in = matrices_in(out, "out", n);
+          if (in.view.data() != static_cast<const Mat4*>(result.data()) || !result.writeable())
+            throw py::value_error("out: expected a writeable array made by local_to_model");
+          model = {const_cast<Mat4*>(in.view.data()), n};
+        }
+        if (!local_to_model(skeleton.get(), pose, model)) raise("local_to_model: invalid input");
+        return result;
+      },
+      py::arg("skeleton"), py::arg("local"), py::arg("out") = py::none(),
+      "Model matrices (joints, 4, 4) float32, [joint, row, column], from a local pose");
+
+  py::class_<Layer>(m, "Layer", "A pose in a blend: weight and an optional per-joint mask")
+      .def(py::init<py::object, float, py::object>(), py::arg("pose"), py::arg("weight") = 1.0f,
+           py::arg("mask") = py::none())
+      .def_readwrite("pose", &Layer::pose)
+      .def_readwrite("weight", &Layer::weight)
+      .def_readwrite("mask", &Layer::mask);
+
+  m.def(
+      "blend",
+      [](const SkeletonRef& skeleton, const std::vector<Layer>& layers,
+         const std::vector<Layer>& overrides, const std::vector<Layer>& additives, float threshold,
+         const py::object& out) {
+        const std::size_t n = skeleton.get().size();
+        const std::vector<BlendLayer> normal = blend_layers(layers, n, "layers");
+        const std::vector<BlendLayer> over = blend_layers(overrides, n, "overrides");
+        const std::vector<BlendLayer> add = blend_layers(additives, n, "additives");
+        if (!(threshold >= kMinBlendThreshold) || !std::isfinite(threshold))
+          throw py::value_error("threshold: expected a finite value >= 1e-6");
+        if (normal.size() + over.size() + add.size() > kMaxBlendLayers)
+          throw py::value_error("at most 64 layers of each kind");
+        py::array result = pose_or_new(out, n);
+        BlendJob job;
+        job.rest_pose = skeleton.get().rest_pose();
+        job.layers = normal;
+        job.overrides = over;
+        job.additives = add;
+        job.threshold = threshold;
+        job.output = pose_out(result, "out", n);
+        if (!job.run()) raise("blend: the job's input is invalid");
+        return result;
+      },
+      py::arg("skeleton"), py::arg("layers") = std::vector<Layer>{},
+      py::arg("overrides") = std::vector<Layer>{}, py::arg("additives") = std::vector<Layer>{},
+      py::arg("threshold") = kDefaultBlendThreshold, py::arg("out") = py::none(),
+      "Blends local poses: normal layers (weighted average, rest pose where the weight is "
+      "below `threshold`), then override layers, then additive deltas (make_additive)");
+
+  m.def(
+      "make_additive",
+      [](const SkeletonRef& skeleton, const py::object& reference, const py::object& pose) {
+        const std::size_t n = skeleton.get().size();
+        py::array result = new_pose(n);
+        if (!make_additive_pose(pose_in(reference, "reference", n), pose_in(pose, "pose", n),
+                                pose_out(result, "out", n)))
+          raise("make_additive: invalid input");
+        return result;
+      },
+      py::arg("skeleton"), py::arg("reference"), py::arg("pose"),
+      "The delta reference^-1 * pose per joint, for an additive layer");
+
+  m.def(
+      "force",
+      [](const SkeletonRef& skeleton, py::array pose, const std::vector<py::tuple>& forces) {
+        const std::size_t n = skeleton.get().size();
+        std::span<Transform> target = pose_out(pose, "pose", n);
+        std::vector<ForcedJoint> forced;
+        for (std::size_t i = 0; i < forces.size(); ++i) {
+          const std::string name = "forces[" + std::to_string(i) + "]";
+          const py::tuple& f = forces[i];
+          if (f.size() < 2 || f.size() > 4)
+            throw py::value_error(name + ": expected (joint, transform[10], space, weight)");
+          ForcedJoint fj;
+          const long joint = f[0].cast<long>();
+          if (joint < 0 || static_cast<std::size_t>(joint) >= n)
+            throw py::value_error(name + ": joint " + std::to_string(joint) + " is out of range");
+          fj.joint = static_cast<JointIndex>(joint);
+          py::array t = checked(f[1], (name + ".transform").c_str(), {10});
+          std::memcpy(&fj.transform, t.data(), sizeof(Transform));
+          const std::string space = f.size() > 2 ? f[2].cast<std::string>() : "local";
+          if (space != "local" && space != "model")
+            throw py::value_error(name + ".space: expected 'local' or 'model'");
+          fj.space = space == "model" ? ForceSpace::kModel : ForceSpace::kLocal;
+          fj.weight = f.size() > 3 ? f[3].cast<float>() : 1.0f;
+          if (!std::isfinite(fj.weight)) throw py::value_error(name + ".weight is not finite");
+          forced.push_back(fj);
+        }
+        ForceJob job;
+        job.skeleton = &skeleton.get();
+        job.forces = forced;
+        job.pose = target;
+        if (!job.run()) raise("force: the job's input is invalid");
+        return pose;
+      },
+      py::arg("skeleton"), py::arg("pose"), py::arg("forces"),
+      "Replaces joints of `pose` in place: each force is (joint, transform (10,), 'local' or "
+      "'model', weight)");
+
+  m.def(
+      "mask_from_subtree",
+      [](const SkeletonRef& s, const std::string& root) {
+        return to_numpy(value_or_raise(mask_from_subtree(s.get(), root)));
+      },
+      py::arg("skeleton"), py::arg("root"), "1 on `root` and its descendants, 0 elsewhere");
+  m.def(
+      "mask_from_names",
+      [](const SkeletonRef& s, const std::vector<std::string>& names, float weight) {
+        std::vector<std::string_view> views(names.begin(), names.end());
+        return to_numpy(value_or_raise(mask_from_names(s.get(), views, weight)));
+      },
+      py::arg("skeleton"), py::arg("names"), py::arg("weight") = 1.0f);
+  m.def(
+      "mask_inverse",
+      [](const py::object& mask) {
+        py::array m = checked(mask, "mask", {-1});
+        return to_numpy(mask_inverse(
+            {static_cast<const float*>(m.data()), static_cast<std::size_t>(m.size())}));
+      },
+      py::arg("mask"));
+
+  m.def(
+      "skin",
+      [](std::shared_ptr<Asset> asset, std::size_t mesh, const py::object& model,
+         const std::string& method) {
+        if (mesh >= asset->meshes.size())
+          throw py::index_error("mesh " + std::to_string(mesh) + " of " +
+                                std::to_string(asset->meshes.size()));
+        const SkinnedMesh& sm = asset->meshes[mesh];
+        MatricesIn in = matrices_in(model, "model", asset->skeleton.size());
+        const SkinningMethod how = parse_method(method);
+        py::array_t<float> out({static_cast<py::ssize_t>(sm.vertex_count()), py::ssize_t{3}});
+        std::span<Vec3> positions{reinterpret_cast<Vec3*>(out.mutable_data()), sm.vertex_count()};
+        if (sm.skin < 0) {
+          const Mat4& place = sm.node < in.view.size() ? in.view[sm.node] : Mat4::identity();
+          for (std::size_t v = 0; v < sm.vertex_count(); ++v)
+            positions[v] = transform_point(place, sm.positions[v]);
+          return out;
+        }
+        const Skin& s = asset->skins[static_cast<std::size_t>(sm.skin)];
+        SkinningMesh prepared = value_or_raise(
+            SkinningMesh::build(sm, s.joints.size(), 0, UnweightedVertices::kKeepBindPosition));
+        std::vector<Mat4> palette(s.joints.size());
+        if (!compute_skinning_palette(s, in.view, palette)) raise("skin: invalid palette");
+        if (!marrow::skin(prepared, palette, how, SkinningOutput{positions, {}, {}}))
+          raise("skin: invalid input");
+        return out;
+      },
+      py::arg("asset"), py::arg("mesh"), py::arg("model"), py::arg("method") = "linear",
+      "Mesh `mesh` deformed by the model pose (joints, 4, 4): (vertices, 3) float32");
+
+  m.def(
+      "automatic_weights",
+      [](const py::object& positions, const py::object& triangles,
+         std::shared_ptr<Asset> skeleton_asset, const std::string& method,
+         std::size_t max_influences) {
+        py::array p = checked(positions, "positions", {-1, 3});
+        if (!py::isinstance<py::array_t<std::uint32_t>>(triangles) ||
+            py::reinterpret_borrow<py::array>(triangles).ndim() != 2 ||
+            py::reinterpret_borrow<py::array>(triangles).shape(1) != 3)
+          throw py::type_error("triangles: expected a uint32 array of shape (any, 3)");
+        py::array_t<std::uint32_t, py::array::c_style> t =
+            py::reinterpret_borrow<py::array>(triangles);
+        const std::size_t vertex_count = static_cast<std::size_t>(p.shape(0));
+        std::span<const Vec3> verts{static_cast<const Vec3*>(p.data()), vertex_count};
+        std::span<const std::uint32_t> indices{t.data(), static_cast<std::size_t>(t.size())};
+        for (std::uint32_t i : indices) {
+          if (i >= vertex_count) throw py::value_error("triangles: an index is out of range");
+        }
+        autoskin::Options options;
+        if (method == "heat")
+          options.method = autoskin::Method::kHeat;
+        else if (method == "proximity")
+          options.method = autoskin::Method::kProximity;
+        else
+          throw py::value_error("method: expected 'heat' or 'proximity'");
+        options.max_influences = max_influences;
+        const Skeleton& skeleton = skeleton_asset->skeleton;
+        autoskin::Rig rig =
+            value_or_raise(skeleton_asset->skins.empty()
+                               ? autoskin::rig_from_rest_pose(skeleton)
+                               : autoskin::rig_from_skin(skeleton, skeleton_asset->skins[0]));
+        const autoskin::MeshPart part{verts, indices, "mesh"};
+        autoskin::Binding binding;
+        {
+          py::gil_scoped_release release;
+          Result<autoskin::Binding> b = autoskin::bind_mesh({&part, 1}, rig, options);
+          py::gil_scoped_acquire acquire;
+          binding = value_or_raise(std::move(b));
+        }
+        // Dense (vertices, bones) weights, bones in the order of `joints`.
+        const autoskin::PartWeights& w = binding.parts[0];
+        const std::size_t bones = binding.skin.joints.size();
+        py::array_t<float> dense(
+            {static_cast<py::ssize_t>(vertex_count), static_cast<py::ssize_t>(bones)});
+        std::fill(dense.mutable_data(), dense.mutable_data() + dense.size(), 0.0f);
+        for (std::size_t v = 0; v + 1 < w.offsets.size(); ++v) {
+          for (std::uint32_t k = w.offsets[v]; k < w.offsets[v + 1]; ++k)
+            dense.mutable_data()[v * bones + w.joints[k]] = w.weights[k];
+        }
+        py::array_t<std::int32_t> joints(static_cast<py::ssize_t>(bones));
+        for (std::size_t b = 0; b < bones; ++b) joints.mutable_data()[b] = binding.skin.joints[b];
+        return py::make_tuple(joints, dense);
+      },
+      py::arg("positions"), py::arg("triangles"), py::arg("skeleton"), py::arg("method") = "heat",
+      py::arg("max_influences") = 4,
+      "Binds a mesh ((vertices, 3) float32, (triangles, 3) uint32) to `skeleton`'s bones "
+      "(its first skin, or every joint): returns (bone joints, (vertices, bones) weights)");
+
+  m.def(
+      "render",
+      [](std::shared_ptr<Asset> asset, const std::string& out, const py::object& poses,
+         std::pair<int, int> size, double fps, const std::string& camera, bool ground,
+         bool textures, bool skeleton) {
+        const std::size_t n = asset->skeleton.size();
+        if (!py::isinstance<py::array>(poses))
+          throw py::type_error("poses: expected a float32 array (frames, joints, 4, 4)");
+        py::array all = py::reinterpret_borrow<py::array>(poses);
+        if (all.ndim() == 3) all = all.attr("reshape")(1, all.shape(0), 4, 4);
+        if (all.ndim() != 4 || all.shape(1) != static_cast<py::ssize_t>(n) || all.shape(2) != 4 ||
+            all.shape(3) != 4)
+          throw py::value_error("poses: expected shape (frames, " + std::to_string(n) +
+                                ", 4, 4) or (" + std::to_string(n) + ", 4, 4)");
+        const std::size_t frames = static_cast<std::size_t>(all.shape(0));
+        if (frames == 0) throw py::value_error("poses: no frame");
+        if (size.first < 8 || size.second < 8 || size.first > 8192 || size.second > 8192)
+          throw py::value_error("size: each side from 8 to 8192 pixels");
+        if (!(fps > 0 && fps <= 120)) throw py::value_error("fps: above 0 and at most 120");
+        const auto preset = render::parse_camera_preset(camera);
+        if (!preset)
+          throw py::value_error(
+              "camera: expected one of auto, front, side, back, top, three-quarter");
+        const render::OutputFormat format = value_or_raise(render::output_format_of(out));
+        if (format == render::OutputFormat::kPng && frames != 1)
+          throw py::value_error("a PNG holds one frame: give one pose");
+        std::vector<MatricesIn> model;
+        for (std::size_t f = 0; f < frames; ++f)
+          model.push_back(matrices_in(all[py::int_(f)], "poses", n));
+        render::SceneStyle style;
+        style.ground = ground;
+        style.textures = textures;
+        style.skeleton = skeleton;
+        render::SceneRenderer scene = value_or_raise(render::SceneRenderer::create(*asset, style));
+        // Framed over every frame, as `marrow render` does.
+        std::vector<Vec3> extremes;
+        for (const MatricesIn& m : model) {
+          scene.set_pose(m.view);
+          scene.extreme_points(extremes);
+        }
+        if (extremes.empty()) raise(asset->source + ": nothing to draw");
+        const render::Orientation orientation =
+            render::guess_orientation(asset->skeleton, model[0].view);
+        scene.place_ground(extremes, orientation);
+        const render::Camera cam = render::frame_points(
+            extremes, *preset, static_cast<float>(size.first) / size.second, orientation);
+        auto writer = value_or_raise(render::FrameWriter::open(out, size.first, size.second, fps));
+        render::Rasterizer rasterizer(size.first, size.second);
+        for (const MatricesIn& m : model) {
+          scene.set_pose(m.view);
+          scene.draw(rasterizer, cam);
+          if (Status s = writer->add(rasterizer.image()); !s) raise(s.error().message);
+        }
+        if (Status s = writer->finish(); !s) raise(s.error().message);
+        return scene.notes();
+      },
+      py::arg("asset"), py::arg("out"), py::arg("poses"), py::arg("size") = std::pair{400, 400},
+      py::arg("fps") = 25.0, py::arg("camera") = "auto", py::arg("ground") = true,
+      py::arg("textures") = true, py::arg("skeleton") = false,
+      "Draws model poses ((frames, joints, 4, 4), or one (joints, 4, 4) for a PNG) into a PNG, "
+      "GIF or MP4; returns the renderer's notes");
+}

@@ -1,0 +1,333 @@
+#include "script_runner.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "marrow/pose/local_to_model.h"
+#include "marrow/pose/mask.h"
+
+namespace marrow::cli {
+namespace {
+
+std::string names_of(const std::vector<std::pair<std::string, PlayerId>>& ids,
+                     const Animator& animator) {
+  std::string list;
+  for (const auto& [id, player] : ids) {
+    if (animator.is_playing(player)) list += (list.empty() ? "" : ", ") + id;
+  }
+  return list.empty() ? "none" : list;
+}
+
+}  // namespace
+
+Result<ScriptRunner> ScriptRunner::create(const Asset& asset, const AnimationScript& script) {
+  ScriptRunner r;
+  r.asset_ = &asset;
+  r.script_ = script;
+  const std::string& where = script.where;
+  const Skeleton& skeleton = asset.skeleton;
+  ClipSetBuilder builder(skeleton);
+  for (const Clip& clip : asset.clips) {
+    if (Status s = builder.add_clip(clip, {.compile = script.compile}); !s) {
+      return make_error(asset.source, s.error().message);
+    }
+  }
+  for (const ScriptMask& m : script.masks) {
+    Result<std::vector<float>> weights = !m.subtree.empty() ? mask_from_subtree(skeleton, m.subtree)
+                                                            : [&]() -> Result<std::vector<float>> {
+      std::vector<std::string_view> names(m.joints.begin(), m.joints.end());
+      return mask_from_names(skeleton, std::span<const std::string_view>(names));
+    }();
+    if (!weights) return make_error(where, "masks." + m.name + ": " + weights.error().message);
+    if (m.inverse) *weights = mask_inverse(*weights);
+    if (Status s = builder.add_mask(m.name, std::move(weights).value()); !s) {
+      return make_error(where, "masks." + m.name + ": " + s.error().message);
+    }
+  }
+  for (const ScriptCue& c : script.events) {
+    if (Status s = builder.add_event(c.clip, c.time, c.name); !s) {
+      return make_error(where, "events: " + s.error().message);
+    }
+  }
+  for (const ScriptCue& c : script.markers) {
+    if (Status s = builder.add_marker(c.clip, c.time, c.name); !s) {
+      return make_error(where, "markers: " + s.error().message);
+    }
+  }
+  if (script.foot_markers) {
+    return make_error(where,
+                      "foot_markers: detecting markers from foot contacts needs the ik "
+                      "module's foot contacts, which this build lacks");
+  }
+  for (std::size_t i = 0; i < script.blend_spaces.size(); ++i) {
+    const ScriptBlendSpace& b = script.blend_spaces[i];
+    const Status s = b.dimensions == 2 ? builder.add_blend_space_2d(b.name, b.samples)
+                                       : builder.add_blend_space_1d(b.name, b.samples);
+    if (!s)
+      return make_error(where, "blend_spaces[" + std::to_string(i) + "]: " + s.error().message);
+  }
+  if (script.root_motion) {
+    if (Status s = builder.set_root_motion(*script.root_motion); !s) {
+      return make_error(where, "root_motion: " + s.error().message);
+    }
+  }
+  Result<std::shared_ptr<const ClipSet>> set = builder.build();
+  if (!set) return make_error(where, set.error().message);
+  r.set_ = std::move(set).value();
+
+  AnimatorOptions options;
+  for (std::size_t i = 0; i < script.layers.size(); ++i) {
+    const ScriptLayer& l = script.layers[i];
+    LayerDesc desc{l.name, l.mode, l.weight, kNoId};
+    if (!l.mask.empty()) {
+      Result<MaskId> mask = r.set_->mask_id(l.mask);
+      if (!mask) {
+        return make_error(where, "layers[" + std::to_string(i) + "].mask: " + mask.error().message);
+      }
+      desc.mask = *mask;
+    }
+    options.layers.push_back(std::move(desc));
+  }
+  options.sync_groups = script.sync_groups;
+  options.max_players = script.max_players;
+  options.inertialization = script.inertialization;
+  bool markers = false;
+  for (ClipId c = 0; c < r.set_->clip_count(); ++c)
+    markers = markers || !r.set_->markers(c).empty();
+  options.marker_events = markers;
+  Result<Animator> animator = Animator::create(r.set_, options);
+  if (!animator) return make_error(where, animator.error().message);
+  r.animator_.emplace(std::move(animator).value());
+  if (script.state_machine) {
+    Result<std::shared_ptr<const StateMachineDefinition>> def =
+        StateMachineDefinition::create(*script.state_machine, *r.set_);
+    if (!def) return make_error(where, "state_machine." + def.error().message);
+    r.machine_.emplace(std::move(def).value());
+    if (Status s = r.machine_->start(*r.animator_); !s) {
+      return make_error(where, "state_machine: " + s.error().message);
+    }
+  }
+  r.workspace_.emplace(*r.set_, options.max_players);
+  r.local_.resize(soa_group_count(skeleton.size()));
+  float duration = script.duration;
+  if (duration < 0) duration = (script.timeline.empty() ? 0 : script.timeline.back().time) + 1;
+  r.frames_ = static_cast<int>(std::floor(duration * script.fps + 1e-6)) + 1;
+  return r;
+}
+
+Result<std::uint32_t> ScriptRunner::layer(const std::string& name, const std::string& where) const {
+  const std::vector<LayerDesc>& layers = animator_->options().layers;
+  std::string list;
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    if (layers[i].name == name) return static_cast<std::uint32_t>(i);
+    list += (list.empty() ? "" : ", ") + layers[i].name;
+  }
+  return make_error(where, "no layer '" + name + "' (layers: " + list + ")");
+}
+
+PlayerId ScriptRunner::find(const std::string& id) const {
+  for (const auto& [name, player] : ids_) {
+    if (name == id && animator_->is_playing(player)) return player;
+  }
+  return PlayerId{};
+}
+
+Result<PlayerId> ScriptRunner::start(const ScriptCommand& c, const std::string& motion,
+                                     const std::string& id, std::uint32_t layer) {
+  const std::string where = script_.where + ": " + c.where;
+  if (find(id).valid()) {
+    return make_error(where,
+                      "a player '" + id + "' is already playing; give the new one an \"id\"");
+  }
+  PlayOptions options = c.play;
+  options.layer = layer;
+  Result<PlayerId> player = [&]() -> Result<PlayerId> {
+    if (c.kind == ScriptCommandKind::kPlayBlendSpace) {
+      Result<BlendSpaceId> space = set_->blend_space_id(motion);
+      if (!space) return space.error();
+      return animator_->play_blend_space(*space, options);
+    }
+    if (const std::optional<ClipId> clip = set_->find_clip(motion)) {
+      return animator_->play(*clip, options);
+    }
+    if (c.kind != ScriptCommandKind::kPlay) {
+      // cross_fade and inertialize may name a blend space to start.
+      if (Result<BlendSpaceId> space = set_->blend_space_id(motion); space) {
+        return animator_->play_blend_space(*space, options);
+      }
+    }
+    return set_->clip_id(motion).error();
+  }();
+  if (!player) return make_error(where, player.error().message);
+  ids_.erase(std::remove_if(ids_.begin(), ids_.end(), [&](const auto& p) { return p.first == id; }),
+             ids_.end());
+  ids_.emplace_back(id, *player);
+  return player;
+}
+
+Status ScriptRunner::apply(const ScriptCommand& c) {
+  const std::string where = script_.where + ": " + c.where;
+  Animator& a = *animator_;
+  using K = ScriptCommandKind;
+  const auto player = [&](const std::string& id) -> Result<PlayerId> {
+    const PlayerId p = find(id);
+    if (!p.valid()) {
+      return make_error(where,
+                        "no player '" + id + "' is playing (playing: " + names_of(ids_, a) + ")");
+    }
+    return p;
+  };
+  const auto machine = [&]() -> Status {
+    if (!machine_) return make_error(where, "the script has no state machine");
+    return {};
+  };
+  switch (c.kind) {
+    case K::kPlay:
+    case K::kPlayBlendSpace: {
+      Result<std::uint32_t> l = c.layer.empty() ? Result<std::uint32_t>(0u) : layer(c.layer, where);
+      if (!l) return l.error();
+      Result<PlayerId> p = start(c, c.motion, c.id, *l);
+      if (!p) return p.error();
+      return {};
+    }
+    case K::kCrossFade:
+    case K::kInertialize: {
+      Result<PlayerId> from = player(c.id);
+      if (!from) return from.error();
+      PlayerId to = find(c.to);
+      if (!to.valid()) {
+        Result<std::uint32_t> l =
+            c.layer.empty() ? Result<std::uint32_t>(a.info(*from).layer) : layer(c.layer, where);
+        if (!l) return l.error();
+        Result<PlayerId> started = start(c, c.to, c.name.empty() ? c.to : c.name, *l);
+        if (!started) return started.error();
+        to = *started;
+      }
+      const Status s = c.kind == K::kCrossFade ? a.cross_fade(*from, to, c.duration, c.curve)
+                                               : a.inertialize(*from, to, c.duration);
+      if (!s) return make_error(where, s.error().message);
+      return {};
+    }
+    case K::kSetLayerWeight: {
+      Result<std::uint32_t> l = layer(c.layer, where);
+      if (!l) return l.error();
+      (void)a.set_layer_weight(*l, c.value);
+      return {};
+    }
+    case K::kSetParam:
+      if (Status s = machine(); !s) return s;
+      if (!machine_->set_float(c.name, c.value)) {
+        return make_error(where, "the state machine has no float parameter '" + c.name + "'");
+      }
+      return {};
+    case K::kSetBool:
+      if (Status s = machine(); !s) return s;
+      if (!machine_->set_bool(c.name, c.flag)) {
+        return make_error(where, "the state machine has no bool parameter '" + c.name + "'");
+      }
+      return {};
+    case K::kTrigger:
+      if (Status s = machine(); !s) return s;
+      if (!machine_->set_trigger(c.name)) {
+        return make_error(where, "the state machine has no trigger '" + c.name + "'");
+      }
+      return {};
+    default:
+      break;
+  }
+  Result<PlayerId> p = player(c.id);
+  if (!p) return p.error();
+  Status s;
+  switch (c.kind) {
+    case K::kStop:
+      a.stop(*p);
+      break;
+    case K::kPause:
+    case K::kResume:
+      a.set_paused(*p, c.kind == K::kPause);
+      break;
+    case K::kSeek:
+      s = a.set_time(*p, c.value);
+      break;
+    case K::kSetSpeed:
+      (void)a.set_time_scale(*p, c.value);
+      break;
+    case K::kSetWeight:
+      (void)a.set_weight(*p, c.value);
+      break;
+    case K::kSetTicksPerSecond:
+      (void)a.set_ticks_per_second(*p, c.value);
+      break;
+    case K::kFadeIn:
+      s = a.fade_in(*p, c.duration, c.curve);
+      break;
+    case K::kFadeOut:
+      s = a.fade_out(*p, c.duration, c.curve);
+      break;
+    case K::kWarp:
+      s = a.warp(*p, c.value, c.duration);
+      break;
+    case K::kSetBlend:
+      if (!a.set_blend_parameter(*p, c.x, c.y)) {
+        return make_error(where, "player '" + c.id + "' is not a blend space");
+      }
+      break;
+    default:
+      break;
+  }
+  if (!s) return make_error(where, s.error().message);
+  return {};
+}
+
+std::string ScriptRunner::name_of(PlayerId player) const {
+  for (auto it = ids_.rbegin(); it != ids_.rend(); ++it) {
+    if (it->second == player) return it->first;
+  }
+  const PlayerInfo info = animator_->info(player);
+  if (info.clip != kNoId) return set_->clip(info.clip).name();
+  if (info.blend_space != kNoId) return set_->blend_space(info.blend_space).name();
+  return "?";
+}
+
+Status ScriptRunner::next(ScriptFrame& frame) {
+  const int k = next_frame_++;
+  const float t = static_cast<float>(k / script_.fps);
+  const float dt = k == 0 ? 0.0f : static_cast<float>(t - (k - 1) / script_.fps);
+  while (next_command_ < script_.timeline.size() &&
+         script_.timeline[next_command_].time <= t + 1e-6f) {
+    if (Status s = apply(script_.timeline[next_command_]); !s) return s;
+    ++next_command_;
+  }
+  frame.index = k;
+  frame.time = t;
+  frame.events.resize(256);
+  frame.update = machine_ ? machine_->update(*animator_, dt, frame.events)
+                          : animator_->update(dt, frame.events);
+  frame.events.resize(frame.update.events_written);
+  if (machine_ && !find(machine_->current_state_name()).valid()) {
+    ids_.emplace_back(machine_->current_state_name(), machine_->current_player());
+  }
+  // Every player, named by its id in the script, by its state, or by what it plays.
+  frame.players.clear();
+  for (std::size_t i = 0; i < animator_->player_count(); ++i) {
+    const PlayerId p = animator_->player(i);
+    const PlayerInfo info = animator_->info(p);
+    const std::string motion = info.clip != kNoId ? set_->clip(info.clip).name()
+                                                  : set_->blend_space(info.blend_space).name();
+    frame.players.push_back(
+        {p, name_of(p), motion, animator_->options().layers[info.layer].name, info});
+  }
+  if (machine_) frame.state = machine_->current_state_name();
+  if (!animator_->evaluate(*workspace_, local_)) {
+    return make_error(script_.where, "the animator could not evaluate (workspace too small)");
+  }
+  frame.model.resize(asset_->skeleton.size());
+  SoaLocalToModelJob job;
+  job.skeleton = &asset_->skeleton;
+  job.local = local_;
+  job.model = frame.model;
+  (void)job.run();
+  return {};
+}
+
+}  // namespace marrow::cli

@@ -1,0 +1,72 @@
+// Runs an animation script (io/animation_script.h) against a file's clips: builds the clip set
+// and the Animator (and state machine) the script describes, then steps it frame by frame at the
+// script's rate, applying each timeline command at the first frame at or after its time, before
+// that frame's update. `marrow play` prints the frames, `marrow render --script` draws them.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "marrow/base/error.h"
+#include "marrow/control/animator.h"
+#include "marrow/control/state_machine.h"
+#include "marrow/io/animation_script.h"
+#include "marrow/io/asset.h"
+
+namespace marrow::cli {
+
+struct ScriptFrame {
+  int index = 0;
+  float time = 0;  // seconds
+  std::vector<AnimationEvent> events;
+  UpdateResult update;
+  struct Player {
+    PlayerId player;
+    std::string id;
+    std::string motion;  // clip or blend space name
+    std::string layer;
+    PlayerInfo info;
+  };
+  std::vector<Player> players;
+  std::string state;        // the state machine's current state, if there is one
+  std::vector<Mat4> model;  // model matrices, skeleton order
+};
+
+class ScriptRunner {
+ public:
+  static Result<ScriptRunner> create(const Asset& asset, const AnimationScript& script);
+
+  int frame_count() const { return frames_; }
+  double fps() const { return script_.fps; }
+  const ClipSet& clip_set() const { return *set_; }
+  // Steps to frame `frame.index + 1` (the first call gives frame 0). Errors name the script and
+  // the timeline entry (a player id that is not playing, a clip the file lacks, ...).
+  Status next(ScriptFrame& frame);
+  // The script's name for a player (its id, its state's name, or what it plays), also after it
+  // stopped.
+  std::string name_of(PlayerId player) const;
+
+ private:
+  ScriptRunner() = default;
+  Status apply(const ScriptCommand& command);
+  Result<std::uint32_t> layer(const std::string& name, const std::string& where) const;
+  PlayerId find(const std::string& id) const;
+  Result<PlayerId> start(const ScriptCommand& c, const std::string& motion, const std::string& id,
+                         std::uint32_t layer);
+
+  const Asset* asset_ = nullptr;
+  AnimationScript script_;
+  std::shared_ptr<const ClipSet> set_;
+  std::optional<Animator> animator_;
+  std::optional<StateMachine> machine_;
+  std::optional<AnimatorWorkspace> workspace_;
+  std::vector<SoaTransform> local_;
+  std::vector<std::pair<std::string, PlayerId>> ids_;  // the script's ids and the states' names
+  int frames_ = 0;
+  int next_frame_ = 0;
+  std::size_t next_command_ = 0;
+};
+
+}  // namespace marrow::cli

@@ -1,0 +1,247 @@
+#include "marrow/ik/foot_contacts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "marrow/clip/sampling.h"
+#include "marrow/pose/local_to_model.h"
+
+namespace marrow {
+namespace {
+
+constexpr const char* kWhere = "foot contacts";
+
+// Closes false runs shorter than `min_samples` that have contacts on both sides, then drops
+// true runs shorter than `min_samples`. `circular`: the sequence is a loop.
+void debounce(std::vector<char>& flags, bool circular, std::size_t min_samples) {
+  const std::size_t m = flags.size();
+  if (m == 0 || min_samples <= 1) return;
+  // Rotate a loop so that it starts at a run boundary: then no run crosses the end.
+  std::size_t shift = 0;
+  if (circular) {
+    while (shift < m && flags[shift] == flags[(shift + m - 1) % m]) ++shift;
+    if (shift == m) return;  // one run covers the whole loop
+    std::rotate(flags.begin(), flags.begin() + static_cast<std::ptrdiff_t>(shift), flags.end());
+  }
+  const auto for_runs = [&](char value, auto&& action) {
+    for (std::size_t i = 0; i < m;) {
+      std::size_t j = i;
+      while (j < m && flags[j] == flags[i]) ++j;
+      if (flags[i] == value) action(i, j);
+      i = j;
+    }
+  };
+  for_runs(0, [&](std::size_t a, std::size_t b) {
+    const bool bounded = circular || (a > 0 && b < m);
+    if (bounded && b - a < min_samples) std::fill(flags.begin() + a, flags.begin() + b, 1);
+  });
+  for_runs(1, [&](std::size_t a, std::size_t b) {
+    if (b - a < min_samples) std::fill(flags.begin() + a, flags.begin() + b, 0);
+  });
+  if (circular) {
+    std::rotate(flags.begin(), flags.begin() + static_cast<std::ptrdiff_t>(m - shift), flags.end());
+  }
+}
+
+Vec3 horizontal(Vec3 v, Vec3 up) {
+  return v - up * dot(v, up);
+}
+
+float median(std::vector<float>& values) {
+  if (values.empty()) return 0;
+  const auto mid = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), mid, values.end());
+  return *mid;
+}
+
+bool is_ancestor_chain_leg(const Skeleton& s, JointIndex foot) {
+  const JointIndex knee = s.parent(foot);
+  return knee != kNoParent && s.parent(knee) != kNoParent;
+}
+
+}  // namespace
+
+bool FootContactTrack::in_contact(float time) const {
+  for (const ContactInterval& c : intervals) {
+    if (c.contains(time)) return true;
+  }
+  return false;
+}
+
+float FootContactTrack::contact_fraction(float duration) const {
+  if (!(duration > 0)) return intervals.empty() ? 0.0f : 1.0f;
+  float total = 0;
+  for (const ContactInterval& c : intervals) total += c.length(duration);
+  return std::min(total / duration, 1.0f);
+}
+
+Result<FootContacts> detect_foot_contacts(const Skeleton& skeleton, const Clip& clip,
+                                          std::span<const FootJoints> feet,
+                                          const FootContactOptions& options) {
+  const FootContactOptions& o = options;
+  if (clip.joint_count() != skeleton.size()) {
+    return make_error(kWhere, "clip '" + clip.name() + "' was built for " +
+                                  std::to_string(clip.joint_count()) +
+                                  " joints, the skeleton has " + std::to_string(skeleton.size()));
+  }
+  if (!is_finite(o.up) || !(length(o.up) > 1e-12f)) {
+    return make_error(kWhere, "the up axis is zero or not finite");
+  }
+  if (!(o.sample_rate > 0) || !std::isfinite(o.sample_rate) || !(o.height_tolerance > 0) ||
+      !std::isfinite(o.height_tolerance) || !(o.speed_tolerance > 0) ||
+      !std::isfinite(o.speed_tolerance) || !(o.min_duration >= 0) ||
+      !std::isfinite(o.min_duration)) {
+    return make_error(kWhere,
+                      "sample_rate, height_tolerance and speed_tolerance must be finite "
+                      "and positive, min_duration finite and not negative");
+  }
+  if (feet.empty()) return make_error(kWhere, "no feet given");
+  const Vec3 up = o.up * (1.0f / length(o.up));
+
+  // Model-space rest positions give each leg's length.
+  std::vector<Mat4> model(skeleton.size());
+  (void)local_to_model(skeleton, skeleton.rest_pose(), model);
+  FootContacts result;
+  result.duration = clip.duration();
+  for (std::size_t f = 0; f < feet.size(); ++f) {
+    const FootJoints& fj = feet[f];
+    const std::string which = "foot " + std::to_string(f);
+    if (fj.foot >= skeleton.size() || (fj.toe != kNoParent && fj.toe >= skeleton.size())) {
+      return make_error(kWhere, which + ": joint index out of range");
+    }
+    if (!is_ancestor_chain_leg(skeleton, fj.foot)) {
+      return make_error(kWhere, which + " ('" + skeleton.name(fj.foot) +
+                                    "'): needs a parent and a grandparent (shin and thigh)");
+    }
+    const JointIndex knee = skeleton.parent(fj.foot), hip = skeleton.parent(knee);
+    const Vec3 a = model[fj.foot].translation(), k = model[knee].translation(),
+               h = model[hip].translation();
+    const float leg = length(a - k) + length(k - h);
+    if (!(leg > 1e-12f) || !std::isfinite(leg)) {
+      return make_error(kWhere, which + " ('" + skeleton.name(fj.foot) +
+                                    "'): the leg above it has zero length in the rest pose");
+    }
+    result.feet.push_back({fj, leg, {}});
+  }
+
+  // Positions of every foot joint on the grid t_k = duration * k / (n - 1).
+  const float duration = clip.duration();
+  const std::size_t n =
+      duration > 0 ? static_cast<std::size_t>(std::ceil(duration * o.sample_rate)) + 1 : 1;
+  const float dt = n > 1 ? duration / static_cast<float>(n - 1) : 0.0f;
+  const std::size_t joints_per_foot = 2;
+  std::vector<Vec3> positions(n * feet.size() * joints_per_foot);
+  std::vector<Transform> local(skeleton.size());
+  SamplingCursor cursor(clip);
+  for (std::size_t k = 0; k < n; ++k) {
+    const float t = k + 1 == n ? duration : dt * static_cast<float>(k);
+    (void)sample(clip, skeleton.rest_pose(), t, cursor, local);
+    (void)local_to_model(skeleton, local, model);
+    for (std::size_t f = 0; f < feet.size(); ++f) {
+      const JointIndex toe = feet[f].toe == kNoParent ? feet[f].foot : feet[f].toe;
+      positions[(f * joints_per_foot + 0) * n + k] = model[feet[f].foot].translation();
+      positions[(f * joints_per_foot + 1) * n + k] = model[toe].translation();
+    }
+  }
+
+  // A loop's last sample repeats its first: work on the n - 1 distinct ones.
+  const bool circular = o.looping && n >= 3;
+  const std::size_t m = circular ? n - 1 : n;
+  const auto velocity = [&](const Vec3* p, std::size_t k) -> Vec3 {
+    if (m < 2 || !(dt > 0)) return {0, 0, 0};
+    if (circular) return (p[(k + 1) % m] - p[(k + m - 1) % m]) * (0.5f / dt);
+    if (k == 0) return (p[1] - p[0]) * (1.0f / dt);
+    if (k + 1 == m) return (p[m - 1] - p[m - 2]) * (1.0f / dt);
+    return (p[k + 1] - p[k - 1]) * (0.5f / dt);
+  };
+
+  // low[j * m + k]: joint j (foot-major, ankle then toe) is low at sample k.
+  const std::size_t joint_count = feet.size() * joints_per_foot;
+  std::vector<char> low(joint_count * m);
+  std::vector<Vec3> velocities(joint_count * m);
+  std::vector<float> ground_x, ground_y, ground_z;
+  for (std::size_t j = 0; j < joint_count; ++j) {
+    const Vec3* p = &positions[j * n];
+    const float leg = result.feet[j / joints_per_foot].leg_length;
+    float lowest = dot(p[0], up);
+    for (std::size_t k = 1; k < m; ++k) lowest = std::min(lowest, dot(p[k], up));
+    for (std::size_t k = 0; k < m; ++k) {
+      low[j * m + k] = dot(p[k], up) - lowest <= o.height_tolerance * leg;
+      velocities[j * m + k] = horizontal(velocity(p, k), up);
+      if (low[j * m + k]) {
+        ground_x.push_back(velocities[j * m + k].x);
+        ground_y.push_back(velocities[j * m + k].y);
+        ground_z.push_back(velocities[j * m + k].z);
+      }
+    }
+  }
+  if (o.estimate_ground_velocity) {
+    result.ground_velocity = horizontal({median(ground_x), median(ground_y), median(ground_z)}, up);
+  }
+
+  const std::size_t min_samples =
+      dt > 0 ? static_cast<std::size_t>(std::ceil(o.min_duration / dt - 1e-4f)) : 0;
+  std::vector<char> contact(m);
+  for (std::size_t f = 0; f < feet.size(); ++f) {
+    FootContactTrack& track = result.feet[f];
+    const float speed_limit = o.speed_tolerance * track.leg_length;
+    for (std::size_t k = 0; k < m; ++k) {
+      bool on = false;
+      for (std::size_t i = 0; i < joints_per_foot; ++i) {
+        const std::size_t j = f * joints_per_foot + i;
+        const float speed = length(velocities[j * m + k] - result.ground_velocity);
+        on = on || (low[j * m + k] && speed <= speed_limit);
+      }
+      contact[k] = on;
+    }
+    debounce(contact, circular, min_samples);
+
+    const auto time_of = [&](std::size_t k) {
+      return k + 1 == n ? duration : dt * static_cast<float>(k);
+    };
+    if (std::all_of(contact.begin(), contact.end(), [](char c) { return c != 0; })) {
+      track.intervals.push_back({0, duration});
+      continue;
+    }
+    for (std::size_t k = 0; k < m;) {
+      if (!contact[k]) {
+        ++k;
+        continue;
+      }
+      std::size_t e = k;
+      while (e + 1 < m && contact[e + 1]) ++e;
+      track.intervals.push_back({time_of(k), time_of(e)});
+      k = e + 1;
+    }
+    if (circular && contact[0] && contact[m - 1] && track.intervals.size() >= 2) {
+      // The first and the last run are one contact through the loop point.
+      const ContactInterval first = track.intervals.front();
+      const ContactInterval last = track.intervals.back();
+      track.intervals.erase(track.intervals.begin());
+      track.intervals.back() = {last.start, first.end};
+    }
+  }
+  return result;
+}
+
+float contact_weight(const FootContactTrack& track, float time, float duration, float blend,
+                     bool looping) {
+  if (track.in_contact(time)) return 1;
+  if (!(blend > 0)) return 0;
+  const bool loop = looping && duration > 0;
+  // Time from `from` forward to `to`, around the loop when there is one.
+  const auto ahead = [&](float from, float to) {
+    float d = to - from;
+    if (loop && d < 0) d += duration;
+    return d < 0 ? blend : d;
+  };
+  float nearest = blend;
+  for (const ContactInterval& c : track.intervals) {
+    nearest = std::min(nearest, ahead(time, c.start));  // a contact about to begin
+    nearest = std::min(nearest, ahead(c.end, time));    // a contact just ended
+  }
+  return std::clamp(1.0f - nearest / blend, 0.0f, 1.0f);
+}
+
+}  // namespace marrow

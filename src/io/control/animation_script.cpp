@@ -1,0 +1,624 @@
+#include "marrow/io/animation_script.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "common/reader_support.h"
+
+namespace marrow {
+namespace {
+
+using Json = nlohmann::json;
+
+// Thrown deep in the reading and turned into an Error at the boundary; the message is complete.
+struct ScriptError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string place_of(std::string_view text, std::size_t byte) {
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return std::to_string(line) + ":" + std::to_string(column);
+}
+
+// Parses with duplicate members refused (the parser would keep the last one silently).
+Json parse_json(std::string_view text, const std::string& where) {
+  std::vector<std::set<std::string>> keys;
+  std::string repeated;
+  const Json::parser_callback_t track = [&](int, Json::parse_event_t event, Json& parsed) {
+    if (event == Json::parse_event_t::object_start) keys.emplace_back();
+    if (event == Json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+    if (event == Json::parse_event_t::key && !keys.empty() &&
+        !keys.back().insert(parsed.get<std::string>()).second && repeated.empty()) {
+      repeated = parsed.get<std::string>();
+    }
+    return true;
+  };
+  Json doc;
+  try {
+    doc = Json::parse(text.begin(), text.end(), track);
+  } catch (const Json::parse_error& e) {
+    std::string what = e.what();
+    const auto bracket = what.find("] ");
+    if (bracket != std::string::npos) what = what.substr(bracket + 2);
+    if (what.size() > 200) what = what.substr(0, 200) + "...";
+    throw ScriptError(where + ":" + place_of(text, e.byte ? e.byte - 1 : 0) + ": JSON " + what);
+  } catch (const Json::exception& e) {
+    throw ScriptError(where + ": JSON " + e.what());
+  }
+  if (!repeated.empty()) throw ScriptError(where + ": member \"" + repeated + "\" is given twice");
+  return doc;
+}
+
+// A JSON value and where it is: every read checks the type and names the place when it fails.
+class In {
+ public:
+  In(const Json& j, std::string path, const std::string& where)
+      : j_(j), path_(std::move(path)), where_(where) {}
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw ScriptError(where_ + ": " + (path_.empty() ? std::string("the top level") : path_) +
+                      ": " + what);
+  }
+  const Json& json() const { return j_; }
+  const std::string& path() const { return path_; }
+  std::string sub(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  std::string sub(std::size_t i) const { return path_ + "[" + std::to_string(i) + "]"; }
+
+  void object(std::initializer_list<const char*> allowed) const {
+    if (!j_.is_object()) fail("must be an object");
+    for (const auto& [key, value] : j_.items()) {
+      (void)value;
+      bool known = false;
+      for (const char* a : allowed) known = known || key == a;
+      if (!known) {
+        std::string list;
+        for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + a;
+        In(j_, sub(key), where_).fail("unknown member (known: " + list + ")");
+      }
+    }
+  }
+  bool has(const char* key) const { return j_.is_object() && j_.contains(key); }
+  In at(const char* key) const {
+    if (!has(key)) fail(std::string("needs \"") + key + "\"");
+    return In(j_.at(key), sub(key), where_);
+  }
+  In at(std::size_t i) const { return In(j_.at(i), sub(i), where_); }
+
+  float number(float min = -std::numeric_limits<float>::max(),
+               float max = std::numeric_limits<float>::max()) const {
+    if (!j_.is_number()) fail("must be a number");
+    const double v = j_.get<double>();
+    if (!std::isfinite(v) || std::fabs(v) > std::numeric_limits<float>::max()) {
+      fail("must be a finite number");
+    }
+    if (v < min || v > max) {
+      if (max == std::numeric_limits<float>::max()) fail("must be a number >= " + text(min));
+      fail("must be a number from " + text(min) + " to " + text(max));
+    }
+    return static_cast<float>(v);
+  }
+  static std::string text(float v) {
+    std::ostringstream out;
+    out << v;
+    return out.str();
+  }
+  float number(const char* key, float fallback, float min = -std::numeric_limits<float>::max(),
+               float max = std::numeric_limits<float>::max()) const {
+    return has(key) ? at(key).number(min, max) : fallback;
+  }
+  std::uint32_t count(const char* key, std::uint32_t fallback, std::uint32_t max) const {
+    if (!has(key)) return fallback;
+    const In v = at(key);
+    if (!v.j_.is_number_integer() || v.j_.get<long long>() < 0 || v.j_.get<long long>() > max) {
+      v.fail("must be a whole number from 0 to " + std::to_string(max));
+    }
+    return static_cast<std::uint32_t>(v.j_.get<long long>());
+  }
+  std::string string() const {
+    if (!j_.is_string()) fail("must be a string");
+    std::string s = j_.get<std::string>();
+    if (s.empty()) fail("is empty");
+    return s;
+  }
+  std::string string(const char* key, const std::string& fallback) const {
+    return has(key) ? at(key).string() : fallback;
+  }
+  bool boolean(const char* key, bool fallback) const {
+    if (!has(key)) return fallback;
+    const In v = at(key);
+    if (!v.j_.is_boolean()) v.fail("must be true or false");
+    return v.j_.get<bool>();
+  }
+  std::size_t array() const {
+    if (!j_.is_array()) fail("must be an array");
+    return j_.size();
+  }
+
+ private:
+  const Json& j_;
+  std::string path_;
+  const std::string& where_;
+};
+
+template <typename E>
+E choose(const In& v, std::initializer_list<std::pair<const char*, E>> options) {
+  const std::string s = v.string();
+  std::string list;
+  for (const auto& [name, value] : options) {
+    if (s == name) return value;
+    list += std::string(list.empty() ? "" : ", ") + name;
+  }
+  v.fail("'" + s + "' is not one of " + list);
+}
+
+WrapMode wrap_mode(const In& v) {
+  return choose<WrapMode>(
+      v,
+      {{"loop", WrapMode::kLoop}, {"clamp", WrapMode::kClamp}, {"pingpong", WrapMode::kPingPong}});
+}
+
+FadeCurve curve(const In& v) {
+  return choose<FadeCurve>(v, {{"smooth", FadeCurve::kSmooth}, {"linear", FadeCurve::kLinear}});
+}
+
+// The members that start a player, shared by play, play_blend_space, cross_fade and inertialize.
+void read_play_options(const In& o, ScriptCommand& c) {
+  c.layer = o.string("layer", "");
+  c.play.weight = o.number("weight", 1, 0);
+  c.play.time_scale = o.number("speed", 1);
+  c.play.ticks_per_second = o.number("ticks_per_second", 0, 0);
+  if (o.has("wrap")) c.play.wrap = wrap_mode(o.at("wrap"));
+  c.play.repetitions = o.count("repetitions", 0, 1000000000u);
+  c.play.start_offset = o.number("offset", 0, 0);
+  c.play.fade_in = o.number("fade_in", 0, 0);
+  if (o.has("curve")) c.play.fade_curve = curve(o.at("curve"));
+  c.play.sync_group =
+      o.has("sync_group") ? static_cast<std::int32_t>(o.count("sync_group", 0, 15)) : -1;
+  c.x = c.play.blend_x = o.number("x", 0);
+  c.y = c.play.blend_y = o.number("y", 0);
+}
+
+#define PLAY_MEMBERS                                                                          \
+  "layer", "weight", "speed", "ticks_per_second", "wrap", "repetitions", "offset", "fade_in", \
+      "curve", "sync_group", "x", "y"
+
+ScriptCommand read_command(const In& entry) {
+  static constexpr const char* kinds[] = {"play",
+                                          "play_blend_space",
+                                          "stop",
+                                          "pause",
+                                          "resume",
+                                          "seek",
+                                          "set_speed",
+                                          "set_weight",
+                                          "set_ticks_per_second",
+                                          "set_layer_weight",
+                                          "fade_in",
+                                          "fade_out",
+                                          "cross_fade",
+                                          "inertialize",
+                                          "warp",
+                                          "set_blend",
+                                          "set_param",
+                                          "set_bool",
+                                          "trigger"};
+  entry.object({"t",
+                "play",
+                "play_blend_space",
+                "stop",
+                "pause",
+                "resume",
+                "seek",
+                "set_speed",
+                "set_weight",
+                "set_ticks_per_second",
+                "set_layer_weight",
+                "fade_in",
+                "fade_out",
+                "cross_fade",
+                "inertialize",
+                "warp",
+                "set_blend",
+                "set_param",
+                "set_bool",
+                "trigger"});
+  ScriptCommand c;
+  c.where = entry.path();
+  c.time = entry.at("t").number(0);
+  int found = -1;
+  for (int k = 0; k < static_cast<int>(std::size(kinds)); ++k) {
+    if (!entry.has(kinds[k])) continue;
+    if (found >= 0) {
+      entry.fail(std::string("has two commands, \"") + kinds[found] + "\" and \"" + kinds[k] +
+                 "\"; give one per entry");
+    }
+    found = k;
+  }
+  if (found < 0) entry.fail("has no command (play, cross_fade, set_param, seek, ...)");
+  c.kind = static_cast<ScriptCommandKind>(found);
+  const In v = entry.at(kinds[found]);
+  using K = ScriptCommandKind;
+  switch (c.kind) {
+    case K::kPlay:
+    case K::kPlayBlendSpace: {
+      const char* what = c.kind == K::kPlay ? "clip" : "blend_space";
+      if (v.json().is_string()) {
+        c.motion = v.string();
+      } else {
+        v.object({what, "id", PLAY_MEMBERS});
+        c.motion = v.at(what).string();
+        read_play_options(v, c);
+        c.id = v.string("id", "");
+      }
+      if (c.id.empty()) c.id = c.motion;
+      break;
+    }
+    case K::kStop:
+    case K::kPause:
+    case K::kResume:
+      c.id = v.string();
+      break;
+    case K::kTrigger:
+      c.name = v.string();
+      break;
+    case K::kSeek:
+      v.object({"id", "time"});
+      c.id = v.at("id").string();
+      c.value = v.at("time").number();
+      break;
+    case K::kSetSpeed:
+      v.object({"id", "speed"});
+      c.id = v.at("id").string();
+      c.value = v.at("speed").number();
+      break;
+    case K::kSetWeight:
+      v.object({"id", "weight"});
+      c.id = v.at("id").string();
+      c.value = v.at("weight").number(0);
+      break;
+    case K::kSetTicksPerSecond:
+      v.object({"id", "ticks_per_second"});
+      c.id = v.at("id").string();
+      c.value = v.at("ticks_per_second").number(0);
+      break;
+    case K::kSetLayerWeight:
+      v.object({"layer", "weight"});
+      c.layer = v.at("layer").string();
+      c.value = v.at("weight").number();
+      break;
+    case K::kFadeIn:
+    case K::kFadeOut:
+      v.object({"id", "duration", "curve"});
+      c.id = v.at("id").string();
+      c.duration = v.at("duration").number(0);
+      if (v.has("curve")) c.curve = curve(v.at("curve"));
+      break;
+    case K::kCrossFade:
+    case K::kInertialize:
+      v.object({"from", "to", "duration", "id", PLAY_MEMBERS});
+      c.id = v.at("from").string();
+      c.to = v.at("to").string();
+      c.duration = v.at("duration").number(0);
+      if (c.kind == K::kInertialize && !(c.duration > 0)) {
+        v.at("duration").fail("must be a number > 0");
+      }
+      read_play_options(v, c);
+      if (v.has("curve")) c.curve = c.play.fade_curve;
+      c.play.fade_in = 0;
+      c.name = v.string("id", "");  // the id of a player started for "to"
+      break;
+    case K::kWarp:
+      v.object({"id", "speed", "duration"});
+      c.id = v.at("id").string();
+      c.value = v.at("speed").number();
+      c.duration = v.at("duration").number(0);
+      break;
+    case K::kSetBlend:
+      v.object({"id", "x", "y"});
+      c.id = v.at("id").string();
+      c.x = v.at("x").number();
+      c.y = v.number("y", 0);
+      break;
+    case K::kSetParam:
+      v.object({"name", "value"});
+      c.name = v.at("name").string();
+      c.value = v.at("value").number();
+      break;
+    case K::kSetBool:
+      v.object({"name", "value"});
+      c.name = v.at("name").string();
+      c.flag = v.boolean("value", false);
+      if (!v.has("value")) v.fail("needs \"value\"");
+      break;
+  }
+  return c;
+}
+
+StateMachineDesc read_machine(const In& m) {
+  m.object({"parameters", "states", "transitions", "initial", "layer", "sync_group"});
+  StateMachineDesc d;
+  if (m.has("parameters")) {
+    const In ps = m.at("parameters");
+    for (std::size_t i = 0, n = ps.array(); i < n; ++i) {
+      const In p = ps.at(i);
+      p.object({"name", "type", "initial"});
+      ParameterDesc desc;
+      desc.name = p.at("name").string();
+      desc.type = p.has("type")
+                      ? choose<ParameterType>(p.at("type"), {{"float", ParameterType::kFloat},
+                                                             {"bool", ParameterType::kBool},
+                                                             {"trigger", ParameterType::kTrigger}})
+                      : ParameterType::kFloat;
+      if (p.has("initial")) {
+        const In init = p.at("initial");
+        desc.initial =
+            init.json().is_boolean() ? (init.json().get<bool>() ? 1.0f : 0.0f) : init.number();
+      }
+      d.parameters.push_back(std::move(desc));
+    }
+  }
+  const In states = m.at("states");
+  for (std::size_t i = 0, n = states.array(); i < n; ++i) {
+    const In s = states.at(i);
+    s.object({"name", "clip", "blend_space", "x", "y", "speed", "wrap", "sync"});
+    StateDesc desc;
+    desc.name = s.at("name").string();
+    desc.clip = s.string("clip", "");
+    desc.blend_space = s.string("blend_space", "");
+    desc.parameter_x = s.string("x", "");
+    desc.parameter_y = s.string("y", "");
+    desc.speed = s.number("speed", 1);
+    if (s.has("wrap")) desc.wrap = wrap_mode(s.at("wrap"));
+    desc.sync = s.boolean("sync", false);
+    d.states.push_back(std::move(desc));
+  }
+  if (m.has("transitions")) {
+    const In ts = m.at("transitions");
+    for (std::size_t i = 0, n = ts.array(); i < n; ++i) {
+      const In t = ts.at(i);
+      t.object({"from", "to", "when", "at_marker", "kind", "duration", "curve"});
+      TransitionDesc desc;
+      desc.from = t.at("from").string();
+      desc.to = t.at("to").string();
+      if (t.has("when")) {
+        const In when = t.at("when");
+        for (std::size_t k = 0, nk = when.array(); k < nk; ++k) {
+          const In c = when.at(k);
+          c.object({"parameter", "op", "value"});
+          ConditionDesc cd;
+          cd.parameter = c.at("parameter").string();
+          cd.op = choose<CompareOp>(c.at("op"), {{">", CompareOp::kGreater},
+                                                 {">=", CompareOp::kGreaterEqual},
+                                                 {"<", CompareOp::kLess},
+                                                 {"<=", CompareOp::kLessEqual},
+                                                 {"==", CompareOp::kEqual},
+                                                 {"!=", CompareOp::kNotEqual},
+                                                 {"true", CompareOp::kTrue},
+                                                 {"false", CompareOp::kFalse},
+                                                 {"triggered", CompareOp::kTriggered}});
+          cd.value = c.number("value", 0);
+          desc.conditions.push_back(std::move(cd));
+        }
+      }
+      desc.at_marker = t.string("at_marker", "");
+      if (t.has("kind")) {
+        desc.kind = choose<TransitionKind>(
+            t.at("kind"),
+            {{"fade", TransitionKind::kFade}, {"inertialize", TransitionKind::kInertialize}});
+      }
+      desc.duration = t.number("duration", desc.duration, 0);
+      if (t.has("curve")) desc.curve = curve(t.at("curve"));
+      d.transitions.push_back(std::move(desc));
+    }
+  }
+  d.initial = m.string("initial", "");
+  d.layer = m.count("layer", 0, 31);
+  d.sync_group = m.has("sync_group") ? static_cast<std::int32_t>(m.count("sync_group", 0, 15)) : -1;
+  return d;
+}
+
+std::vector<ScriptCue> read_cue_lists(const In& v) {
+  if (!v.json().is_object()) v.fail("must be an object of clip name: [{\"time\", \"name\"}, ...]");
+  std::vector<ScriptCue> cues;
+  for (const auto& item : v.json().items()) {
+    const In list = v.at(item.key().c_str());
+    for (std::size_t i = 0, n = list.array(); i < n; ++i) {
+      const In cue = list.at(i);
+      cue.object({"time", "name"});
+      cues.push_back({item.key(), cue.at("time").number(0), cue.at("name").string()});
+    }
+  }
+  return cues;
+}
+
+AnimationScript read_script(const Json& doc, const std::string& where, const std::string& base) {
+  const In top(doc, "", where);
+  top.object({"fps", "duration", "compile", "max_players", "inertialization", "layers", "masks",
+              "sync_groups", "events", "markers", "foot_markers", "blend_spaces", "root_motion",
+              "state_machine", "timeline"});
+  AnimationScript s;
+  s.where = where;
+  s.fps = top.number("fps", 30, 1, 240);
+  s.duration = top.number("duration", -1, 0, 3600);
+  s.compile = top.boolean("compile", true);
+  s.max_players = std::max<std::uint32_t>(1, top.count("max_players", 16, kMaxAnimatorPlayers));
+  s.inertialization = top.boolean("inertialization", true);
+  if (top.has("layers")) {
+    const In layers = top.at("layers");
+    for (std::size_t i = 0, n = layers.array(); i < n; ++i) {
+      const In l = layers.at(i);
+      l.object({"name", "mode", "weight", "mask"});
+      ScriptLayer layer;
+      layer.name = l.at("name").string();
+      if (l.has("mode")) {
+        layer.mode = choose<LayerMode>(l.at("mode"), {{"normal", LayerMode::kNormal},
+                                                      {"override", LayerMode::kOverride},
+                                                      {"additive", LayerMode::kAdditive}});
+      }
+      layer.weight = l.number("weight", 1);
+      layer.mask = l.string("mask", "");
+      s.layers.push_back(std::move(layer));
+    }
+  }
+  if (top.has("masks")) {
+    const In masks = top.at("masks");
+    if (!masks.json().is_object()) masks.fail("must be an object of mask name: {...}");
+    for (const auto& item : masks.json().items()) {
+      const In m = masks.at(item.key().c_str());
+      m.object({"subtree", "joints", "inverse"});
+      ScriptMask mask;
+      mask.name = item.key();
+      mask.subtree = m.string("subtree", "");
+      if (m.has("joints")) {
+        const In joints = m.at("joints");
+        for (std::size_t i = 0, n = joints.array(); i < n; ++i) {
+          mask.joints.push_back(joints.at(i).string());
+        }
+      }
+      if (mask.subtree.empty() == mask.joints.empty()) {
+        m.fail("needs exactly one of \"subtree\" and \"joints\"");
+      }
+      mask.inverse = m.boolean("inverse", false);
+      s.masks.push_back(std::move(mask));
+    }
+  }
+  if (top.has("sync_groups")) {
+    const In groups = top.at("sync_groups");
+    const std::size_t n = groups.array();
+    if (n > kMaxSyncGroups) groups.fail("has more than 16 groups");
+    for (std::size_t i = 0; i < n; ++i) {
+      s.sync_groups.push_back(choose<SyncMode>(
+          groups.at(i), {{"markers", SyncMode::kMarkers}, {"phase", SyncMode::kPhase}}));
+    }
+  }
+  if (top.has("events")) s.events = read_cue_lists(top.at("events"));
+  if (top.has("markers")) s.markers = read_cue_lists(top.at("markers"));
+  if (top.has("foot_markers")) {
+    const In f = top.at("foot_markers");
+    f.object({"left_foot", "left_toe", "right_foot", "right_toe"});
+    ScriptFootMarkers feet;
+    feet.left_foot = f.at("left_foot").string();
+    feet.right_foot = f.at("right_foot").string();
+    feet.left_toe = f.string("left_toe", "");
+    feet.right_toe = f.string("right_toe", "");
+    s.foot_markers = std::move(feet);
+  }
+  if (top.has("blend_spaces")) {
+    const In spaces = top.at("blend_spaces");
+    for (std::size_t i = 0, n = spaces.array(); i < n; ++i) {
+      const In b = spaces.at(i);
+      b.object({"name", "dimensions", "samples"});
+      ScriptBlendSpace space;
+      space.name = b.at("name").string();
+      space.dimensions = static_cast<int>(b.count("dimensions", 1, 2));
+      if (space.dimensions < 1) b.at("dimensions").fail("must be 1 or 2");
+      const In samples = b.at("samples");
+      for (std::size_t k = 0, nk = samples.array(); k < nk; ++k) {
+        const In sample = samples.at(k);
+        sample.object({"clip", "x", "y", "sync"});
+        BlendSampleDesc d;
+        d.clip = sample.at("clip").string();
+        d.x = sample.at("x").number();
+        d.y = space.dimensions == 2 ? sample.at("y").number() : sample.number("y", 0);
+        d.sync = sample.boolean("sync", true);
+        space.samples.push_back(std::move(d));
+      }
+      s.blend_spaces.push_back(std::move(space));
+    }
+  }
+  if (top.has("root_motion")) {
+    const In r = top.at("root_motion");
+    r.object({"joint", "up", "horizontal", "vertical", "yaw"});
+    RootMotionOptions o;
+    o.joint = r.at("joint").string();
+    if (r.has("up")) {
+      const In up = r.at("up");
+      if (up.array() != 3) up.fail("must be [x, y, z]");
+      o.up = {up.at(std::size_t{0}).number(), up.at(1).number(), up.at(2).number()};
+    }
+    o.horizontal = r.boolean("horizontal", true);
+    o.vertical = r.boolean("vertical", false);
+    o.yaw = r.boolean("yaw", false);
+    s.root_motion = std::move(o);
+  }
+  if (top.has("state_machine")) {
+    const In m = top.at("state_machine");
+    if (m.json().is_string()) {
+      if (base.empty()) m.fail("a file name needs the script to be a file");
+      const std::string path = (std::filesystem::path(base) / m.string()).string();
+      Result<StateMachineDesc> machine = read_state_machine(path);
+      if (!machine) throw ScriptError(machine.error().message);
+      s.state_machine = std::move(machine).value();
+    } else {
+      s.state_machine = read_machine(m);
+    }
+  }
+  if (top.has("timeline")) {
+    const In timeline = top.at("timeline");
+    for (std::size_t i = 0, n = timeline.array(); i < n; ++i) {
+      s.timeline.push_back(read_command(timeline.at(i)));
+    }
+    std::stable_sort(
+        s.timeline.begin(), s.timeline.end(),
+        [](const ScriptCommand& a, const ScriptCommand& b) { return a.time < b.time; });
+  }
+  return s;
+}
+
+template <typename F>
+auto guarded(F read) -> Result<decltype(read())> {
+  try {
+    return read();
+  } catch (const ScriptError& e) {
+    return Error{e.what()};
+  } catch (const std::bad_alloc&) {
+    return Error{"out of memory"};
+  }
+}
+
+Result<std::string> read_text(const std::string& path) {
+  Result<std::vector<std::uint8_t>> bytes = io::read_file_bytes(path);
+  if (!bytes) return bytes.error();
+  return std::string(bytes->begin(), bytes->end());
+}
+
+}  // namespace
+
+Result<AnimationScript> parse_animation_script(std::string_view json, std::string_view where,
+                                               const std::string& base_dir) {
+  const std::string w(where);
+  return guarded([&] { return read_script(parse_json(json, w), w, base_dir); });
+}
+
+Result<AnimationScript> read_animation_script(const std::string& path) {
+  Result<std::string> text = read_text(path);
+  if (!text) return text.error();
+  return parse_animation_script(*text, path, std::filesystem::path(path).parent_path().string());
+}
+
+Result<StateMachineDesc> parse_state_machine(std::string_view json, std::string_view where) {
+  const std::string w(where);
+  return guarded([&] { return read_machine(In(parse_json(json, w), "", w)); });
+}
+
+Result<StateMachineDesc> read_state_machine(const std::string& path) {
+  Result<std::string> text = read_text(path);
+  if (!text) return text.error();
+  return parse_state_machine(*text, path);
+}
+
+}  // namespace marrow

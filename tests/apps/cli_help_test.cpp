@@ -1,0 +1,68 @@
+// What `marrow --help`, `--version` and each subcommand's help say, and that a command that does
+// not exist is an error naming it, even with --help.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "run_process.h"
+
+using namespace marrow_test;
+
+namespace {
+
+const std::vector<std::string> kCommands = {"info",    "pose",   "demo",    "check",
+                                            "convert", "render", "autoskin"};
+
+}  // namespace
+
+TEST(CliHelp, MainHelpNamesTheFormatsAndEveryCommand) {
+  Scratch s("help");
+  const Outcome o = run(s, {"--help"});
+  EXPECT_EQ(o.exit_code, 0);
+  for (const char* format : {"glTF", ".X", "BVH", "FBX", "Collada", "MD5", "SMD", "OBJ"}) {
+    EXPECT_NE(o.out.find(format), std::string::npos) << format << " not in:\n" << o.out;
+  }
+  EXPECT_EQ(o.out.find("from glTF files"), std::string::npos) << o.out;
+  for (const std::string& c : kCommands) EXPECT_NE(o.out.find(c), std::string::npos) << c;
+}
+
+TEST(CliHelp, EachCommandsHelpEndsWithAWorkedExampleOfThatCommand) {
+  Scratch s("sub_help");
+  for (const std::string& c : kCommands) {
+    const Outcome o = run(s, {c, "--help"});
+    EXPECT_EQ(o.exit_code, 0) << c;
+    const std::size_t at = o.out.rfind("Example:\n  marrow " + c + " ");
+    ASSERT_NE(at, std::string::npos) << c << ":\n" << o.out;
+    // The example is the last thing: one line after "Example:".
+    const std::string tail = o.out.substr(at);
+    EXPECT_EQ(std::count(tail.begin(), tail.end(), '\n'), 2) << c << ":\n" << tail;
+  }
+}
+
+TEST(CliHelp, AnUnknownCommandIsAnErrorEvenWithHelp) {
+  Scratch s("unknown");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"retarget", "--help"}, std::vector<std::string>{"retarget"},
+        std::vector<std::string>{"--help", "frobnicate"}}) {
+    const Outcome o = run(s, args);
+    EXPECT_EQ(o.exit_code, 1) << args[0];
+    EXPECT_EQ(o.out, "");
+    EXPECT_NE(o.err.find("unknown command '" + (args[0] == "--help" ? args[1] : args[0]) + "'"),
+              std::string::npos)
+        << o.err;
+    EXPECT_NE(o.err.find("render"), std::string::npos) << o.err;  // lists the real ones
+  }
+}
+
+TEST(CliHelp, VersionPrintsTheVersionFormatsAndSimdLevel) {
+  Scratch s("version");
+  const Outcome o = run(s, {"--version"});
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_TRUE(std::regex_search(o.out, std::regex("^marrow [0-9]+\\.[0-9]+\\.[0-9]+\n"))) << o.out;
+  for (const char* ext :
+       {".gltf", ".glb", ".x", ".bvh", ".fbx", ".dae", ".md5mesh", ".smd", ".obj", ".marrow"}) {
+    EXPECT_NE(o.out.find(std::string(" ") + ext), std::string::npos) << ext;
+  }
+  EXPECT_NE(o.out.find("writes: .glb .gltf .marrow"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("simd: "), std::string::npos) << o.out;
+}

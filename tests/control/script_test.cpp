@@ -1,0 +1,306 @@
+// Animation scripts and state machines read from JSON: every member, and errors that name the file
+// and the JSON place. `marrow play` run as a process on Soldier.glb: frames, events at the frames
+// worked out by hand, players' weights through a cross-fade, and clean failures.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "marrow/io/animation_script.h"
+
+namespace marrow::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string error_of(std::string_view json) {
+  Result<AnimationScript> s = parse_animation_script(json, "s.json");
+  return s.ok() ? std::string() : s.error().message;
+}
+
+TEST(ControlScript, EveryMemberIsRead) {
+  const char* json = R"({
+    "fps": 24, "duration": 3, "compile": false, "max_players": 12, "inertialization": false,
+    "layers": [{"name": "base"}, {"name": "arm", "mode": "override", "weight": 0.5, "mask": "arm"}],
+    "masks": {"arm": {"subtree": "RightShoulder"}, "legs": {"joints": ["a", "b"], "inverse": true}},
+    "sync_groups": ["markers", "phase"],
+    "events": {"Walk": [{"time": 0.5, "name": "step"}]},
+    "markers": {"Walk": [{"time": 0.1, "name": "left"}, {"time": 0.6, "name": "right"}]},
+    "blend_spaces": [{"name": "move", "dimensions": 2, "samples": [
+        {"clip": "Idle", "x": 0, "y": 0, "sync": false}, {"clip": "Walk", "x": 0, "y": 1},
+        {"clip": "Run", "x": 1, "y": 2}]}],
+    "root_motion": {"joint": "Hips", "up": [0, 0, 1], "vertical": true, "yaw": true},
+    "state_machine": {"parameters": [{"name": "speed"}, {"name": "jump", "type": "trigger"},
+                                     {"name": "crouch", "type": "bool", "initial": true}],
+                      "states": [{"name": "Move", "blend_space": "move", "x": "speed", "y": "speed",
+                                  "sync": true}, {"name": "Jump", "clip": "Jump", "wrap": "clamp",
+                                  "speed": 1.5}],
+                      "transitions": [{"from": "*", "to": "Jump",
+                                       "when": [{"parameter": "jump", "op": "triggered"}],
+                                       "kind": "inertialize", "duration": 0.2},
+                                      {"from": "Jump", "to": "Move", "at_marker": "left",
+                                       "when": [{"parameter": "speed", "op": ">=", "value": 1}],
+                                       "curve": "linear"}],
+                      "initial": "Move", "layer": 0, "sync_group": 0},
+    "timeline": [
+      {"t": 2, "cross_fade": {"from": "walk", "to": "Run", "duration": 0.5, "curve": "linear",
+                               "sync_group": 0, "id": "run"}},
+      {"t": 0, "play": {"clip": "Walk", "id": "walk", "layer": "base", "weight": 0.5, "speed": -1,
+                        "wrap": "pingpong", "repetitions": 3, "offset": 0.25, "fade_in": 0.1}},
+      {"t": 1, "set_param": {"name": "speed", "value": 1.5}},
+      {"t": 1, "trigger": "jump"},
+      {"t": 1.5, "seek": {"id": "walk", "time": 0.3}},
+      {"t": 1.5, "warp": {"id": "walk", "speed": 2, "duration": 1}}
+    ]})";
+  Result<AnimationScript> r = parse_animation_script(json, "s.json");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const AnimationScript& s = *r;
+  EXPECT_EQ(s.fps, 24);
+  EXPECT_FALSE(s.compile);
+  EXPECT_EQ(s.max_players, 12u);
+  ASSERT_EQ(s.layers.size(), 2u);
+  EXPECT_EQ(s.layers[1].mode, LayerMode::kOverride);
+  EXPECT_EQ(s.layers[1].mask, "arm");
+  ASSERT_EQ(s.masks.size(), 2u);
+  EXPECT_TRUE(s.masks[1].inverse);
+  EXPECT_EQ(s.sync_groups, (std::vector<SyncMode>{SyncMode::kMarkers, SyncMode::kPhase}));
+  EXPECT_EQ(s.markers.size(), 2u);
+  ASSERT_EQ(s.blend_spaces.size(), 1u);
+  EXPECT_EQ(s.blend_spaces[0].dimensions, 2);
+  EXPECT_FALSE(s.blend_spaces[0].samples[0].sync);
+  ASSERT_TRUE(s.root_motion.has_value());
+  EXPECT_EQ(s.root_motion->up.z, 1);
+  EXPECT_TRUE(s.root_motion->yaw);
+  ASSERT_TRUE(s.state_machine.has_value());
+  EXPECT_EQ(s.state_machine->parameters[2].initial, 1);
+  EXPECT_EQ(s.state_machine->transitions[0].kind, TransitionKind::kInertialize);
+  EXPECT_EQ(s.state_machine->transitions[1].conditions[0].op, CompareOp::kGreaterEqual);
+  ASSERT_EQ(s.timeline.size(), 6u);
+  // Sorted by time, stable: the play first, the cross-fade last.
+  EXPECT_EQ(s.timeline[0].kind, ScriptCommandKind::kPlay);
+  EXPECT_EQ(s.timeline[0].play.wrap, WrapMode::kPingPong);
+  EXPECT_EQ(s.timeline[0].play.repetitions, 3u);
+  EXPECT_EQ(s.timeline[0].play.time_scale, -1);
+  EXPECT_EQ(s.timeline[0].where, "timeline[1]");
+  EXPECT_EQ(s.timeline[5].kind, ScriptCommandKind::kCrossFade);
+  EXPECT_EQ(s.timeline[5].to, "Run");
+  EXPECT_EQ(s.timeline[5].name, "run");
+  EXPECT_EQ(s.timeline[5].curve, FadeCurve::kLinear);
+}
+
+TEST(ControlScript, ErrorsNameTheFileAndTheJsonPlace) {
+  EXPECT_EQ(error_of(R"({"timeline": [{"t": 0, "plya": "Walk"}]})"),
+            "s.json: timeline[0].plya: unknown member (known: t, play, play_blend_space, stop, "
+            "pause, resume, seek, set_speed, set_weight, set_ticks_per_second, set_layer_weight, "
+            "fade_in, fade_out, cross_fade, inertialize, warp, set_blend, set_param, set_bool, "
+            "trigger)");
+  EXPECT_NE(error_of(R"({"timeline": [{"t": 0}]})").find("timeline[0]: has no command"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"timeline": [{"t": 0, "play": "A", "stop": "A"}]})").find("two commands"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"timeline": [{"t": -1, "play": "A"}]})")
+                .find("timeline[0].t: must be a number >= 0"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"timeline": [{"t": 0, "play": {"clip": "A", "wrap": "bounce"}}]})")
+                .find("timeline[0].play.wrap: 'bounce' is not one of loop, clamp, pingpong"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"fps": 30, "fps": 60})").find("member \"fps\" is given twice"),
+            std::string::npos);
+  EXPECT_NE(error_of("{\"fps\": 30,\n \"layers\": [}").find("s.json:2:"), std::string::npos);
+  EXPECT_NE(error_of(R"({"masks": {"arm": {}}})").find("masks.arm: needs exactly one"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"state_machine": {"states": [{"name": "A", "clip": "A"}],
+                      "transitions": [{"from": "A", "to": "A", "when": [{"parameter": "x", "op": "~"}]}]}})")
+                .find("state_machine.transitions[0].when[0].op: '~' is not one of"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"state_machine": "machine.json"})").find("needs the script to be a file"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of(
+          R"({"timeline": [{"t": 0, "inertialize": {"from": "a", "to": "b", "duration": 0}}]})")
+          .find("must be a number > 0"),
+      std::string::npos);
+  EXPECT_NE(error_of("[1, 2]").find("must be an object"), std::string::npos);
+}
+
+TEST(ControlScript, AStateMachineFileIsReadBesideTheScript) {
+  const fs::path dir = fs::temp_directory_path() / ("marrow_script_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "machine.json")
+      << R"({"states": [{"name": "Walk", "clip": "Walk"}], "layer": 7)";
+  std::ofstream(dir / "script.json") << R"({"state_machine": "machine.json"})";
+  Result<AnimationScript> s = read_animation_script((dir / "script.json").string());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("machine.json:1:"), std::string::npos) << s.error().message;
+  std::ofstream(dir / "machine.json")
+      << R"({"states": [{"name": "Walk", "clip": "Walk"}], "layer": 7})";
+  s = read_animation_script((dir / "script.json").string());
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->state_machine->layer, 7u);
+  EXPECT_FALSE(read_animation_script((dir / "none.json").string()).ok());
+  fs::remove_all(dir);
+}
+
+// --- marrow play, run as a process.
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+class ControlPlay : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    soldier_ = std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+    if (!fs::exists(soldier_)) GTEST_SKIP() << soldier_ << " is absent";
+    dir_ = fs::temp_directory_path() /
+           ("marrow_play_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+  Outcome run(const std::string& script, std::vector<std::string> args = {}) {
+    std::ofstream(dir_ / "script.json") << script;
+    std::string command = std::string(MARROW_BIN) + " play '" + soldier_ + "' --script '" +
+                          (dir_ / "script.json").string() + "'";
+    for (const std::string& a : args) command += " " + a;
+    command += " >'" + (dir_ / "out").string() + "' 2>'" + (dir_ / "err").string() + "'";
+    const int status = std::system(command.c_str());
+    Outcome o;
+    if (status != -1 && WIFEXITED(status)) o.exit_code = WEXITSTATUS(status);
+    std::stringstream out, err;
+    out << std::ifstream(dir_ / "out").rdbuf();
+    err << std::ifstream(dir_ / "err").rdbuf();
+    o.out = out.str();
+    o.err = err.str();
+    return o;
+  }
+  std::string soldier_;
+  fs::path dir_;
+};
+
+TEST_F(ControlPlay, PrintsEveryFrameWithPlayersEventsAndRootMotion) {
+  const Outcome o = run(R"({"fps": 10, "duration": 1.5,
+      "events": {"Walk": [{"time": 0.55, "name": "step"}]},
+      "root_motion": {"joint": "mixamorig:Hips"},
+      "timeline": [{"t": 0, "play": "Walk"},
+                   {"t": 0.5, "cross_fade": {"from": "Walk", "to": "Run", "duration": 0.5,
+                                             "curve": "linear"}}]})",
+                        {"--format", "json"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const nlohmann::json doc = nlohmann::json::parse(o.out);
+  const nlohmann::json& frames = doc["frames"];
+  ASSERT_EQ(frames.size(), 16u);  // 0, 0.1, ..., 1.5
+  // "step" at 0.55 is passed in the update from 0.5 to 0.6: frame 6, 0.05 s into it.
+  for (std::size_t k = 0; k < frames.size(); ++k) {
+    bool step = false;
+    for (const auto& e : frames[k]["events"]) {
+      if (e.value("name", "") == "step") {
+        step = true;
+        EXPECT_NEAR(e["time"].get<double>(), 0.05, 1e-5);
+      }
+    }
+    EXPECT_EQ(step, k == 6) << k;
+  }
+  // The cross-fade is applied at frame 5 (t = 0.5), before its update: at frame 7, 0.3 s of a
+  // 0.5 s linear fade have run.
+  const nlohmann::json& players = frames[7]["players"];
+  ASSERT_EQ(players.size(), 2u);
+  EXPECT_NEAR(players[0]["effective_weight"].get<double>(), 0.4, 1e-5);
+  EXPECT_NEAR(players[1]["effective_weight"].get<double>(), 0.6, 1e-5);
+  EXPECT_EQ(frames[12]["players"].size(), 1u);  // the walk stopped when it faded out
+  EXPECT_TRUE(frames[3]["root_motion"]["translation"].is_array());
+}
+
+TEST_F(ControlPlay, EventsAloneAndThePoseInMarrowPosesShape) {
+  const std::string script = R"({"fps": 10, "duration": 1, "timeline": [{"t": 0, "play": "Run"}]})";
+  Outcome o = run(script, {"--events"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  // Run lasts 2/3 s: it loops in the update from 0.6 to 0.7, and that is the only event.
+  EXPECT_NE(o.out.find("t 0.7000  frame 7  looped  player Run"), std::string::npos) << o.out;
+  EXPECT_EQ(std::count(o.out.begin(), o.out.end(), '\n'), 2) << o.out;
+  o = run(script, {"--format", "json", "--pose"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const nlohmann::json doc = nlohmann::json::parse(o.out);
+  ASSERT_EQ(doc["nodes"].size(), 68u);
+  ASSERT_EQ(doc["frames"][2]["world"].size(), 68u);
+  EXPECT_EQ(doc["frames"][2]["world"][0].size(), 16u);
+}
+
+TEST_F(ControlPlay, BadScriptsFailCleanlyNamingThePlace) {
+  Outcome o = run(R"({"timeline": [{"t": 0, "play": "Walk"}, {"t": 1, "stop": "Jog"}]})");
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_EQ(o.out, "");
+  EXPECT_NE(o.err.find("timeline[1]: no player 'Jog' is playing (playing: Walk)"),
+            std::string::npos)
+      << o.err;
+  o = run(R"({"timeline": [{"t": 0, "play": "Walk"}], "fps": "fast"})");
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.err.find("fps: must be a number"), std::string::npos) << o.err;
+  o = run(
+      R"({"sync_groups": ["markers"], "timeline": [{"t": 0, "play": {"clip": "Walk", "sync_group": 0}}]})");
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.err.find("no sync markers"), std::string::npos) << o.err;
+  o = run(R"({"state_machine": {"states": [{"name": "A", "clip": "Jog"}]}})");
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.err.find("state_machine.states[0].clip"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find("Sanitizer"), std::string::npos) << o.err;
+}
+
+TEST_F(ControlPlay, AStateMachineRunsFromTheScript) {
+  const Outcome o = run(R"({"fps": 10, "duration": 2,
+      "state_machine": {"parameters": [{"name": "speed"}],
+                        "states": [{"name": "Idle", "clip": "Idle"}, {"name": "Walk", "clip": "Walk"}],
+                        "transitions": [{"from": "Idle", "to": "Walk", "duration": 0.3,
+                                         "when": [{"parameter": "speed", "op": ">", "value": 0.5}]}]},
+      "timeline": [{"t": 1, "set_param": {"name": "speed", "value": 1}}]})",
+                        {"--format", "json"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const nlohmann::json doc = nlohmann::json::parse(o.out);
+  EXPECT_EQ(doc["frames"][9]["state"], "Idle");
+  EXPECT_EQ(doc["frames"][10]["state"], "Walk");
+  EXPECT_EQ(doc["frames"][20]["players"].size(), 1u);
+  EXPECT_EQ(doc["frames"][20]["players"][0]["id"], "Walk");
+}
+
+}  // namespace
+}  // namespace marrow::test
+
+namespace marrow::test {
+namespace {
+
+// `marrow demo` drives its character through an Animator: its keyframe events fire the same
+// number of times whatever the frame rate (a large dt passes every event once).
+TEST(ControlDemo, TheDemosEventsDoNotDependOnTheFrameRate) {
+  const fs::path dir = fs::temp_directory_path() / ("marrow_demo_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::string lines[2];
+  for (int k = 0; k < 2; ++k) {
+    const std::string fps = k == 0 ? "5" : "20";
+    const std::string out = (dir / "out.txt").string();
+    const std::string command = std::string(MARROW_BIN) + " demo --size 48x48 --fps " + fps +
+                                " --out '" + (dir / "demo.gif").string() + "' >'" + out + "'";
+    ASSERT_EQ(std::system(command.c_str()), 0);
+    std::stringstream text;
+    text << std::ifstream(out).rdbuf();
+    const std::string s = text.str();
+    const auto at = s.find("events fired: ");
+    ASSERT_NE(at, std::string::npos) << s;
+    lines[k] = s.substr(at, s.find('\n', at) - at);
+  }
+  EXPECT_EQ(lines[0], lines[1]);
+  // The wave plays from 3.0 s to 5.0 s and waves twice a second.
+  EXPECT_NE(lines[0].find("4 waves of the hand"), std::string::npos) << lines[0];
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace marrow::test

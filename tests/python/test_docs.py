@@ -1,0 +1,23 @@
+"""Every ```python example of docs/python.md runs, in a folder where Soldier.glb is at hand."""
+import os
+import pathlib
+import re
+
+import pytest
+
+from conftest import asset_path
+
+DOC = pathlib.Path(os.environ.get("MARROW_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2])) / "docs" / "python.md"
+EXAMPLES = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
+
+
+def test_the_page_has_examples():
+    assert len(EXAMPLES) >= 7
+
+
+@pytest.mark.parametrize("index", range(len(EXAMPLES)))
+def test_example_runs(index, tmp_path, monkeypatch):
+    soldier = asset_path("gltf/Soldier.glb")
+    (tmp_path / "Soldier.glb").symlink_to(soldier)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(EXAMPLES[index], f"docs/python.md example {index + 1}", "exec"), {})

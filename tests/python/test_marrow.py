@@ -1,0 +1,234 @@
+"""marrow's Python bindings, checked against values computed independently: three.js's poses
+(../shared/reference), transforms worked out by hand, and NumPy arithmetic; bad input raises."""
+import json
+import math
+
+import numpy as np
+import pytest
+
+import marrow
+from conftest import SHARED, asset_path
+
+IDENTITY = np.array([0, 0, 0, 0, 0, 0, 1, 1, 1, 1], dtype=np.float32)
+
+
+def trs(t=(0, 0, 0), r=(0, 0, 0, 1), s=(1, 1, 1)):
+    return np.array([*t, *r, *s], dtype=np.float32)
+
+
+def test_load_and_inspect_a_character(soldier_path):
+    asset = marrow.load(soldier_path)
+    skeleton = asset.skeleton
+    assert len(skeleton) == len(skeleton.names) == skeleton.parents.shape[0]
+    # Parents come before children; roots are -1.
+    for j, p in enumerate(skeleton.parents):
+        assert p == -1 or 0 <= p < j
+    assert skeleton.find("mixamorig:Hips") is not None
+    assert skeleton.find("nobody") is None
+    assert [c.name for c in asset.clips] == ["Idle", "Run", "TPose", "Walk"]
+    assert asset.find_clip("Walk") == 3
+    assert asset.clips[3].duration > 0
+    rest = skeleton.rest_pose
+    assert rest.shape == (len(skeleton), 10) and rest.dtype == np.float32
+    assert not rest.flags.writeable
+    np.testing.assert_allclose(np.linalg.norm(rest[:, 3:7], axis=1), 1, atol=1e-5)
+    skin = asset.skins[0]
+    assert skin.inverse_bind_matrices.shape == (len(skin.joints), 4, 4)
+    mesh = asset.meshes[0]
+    assert mesh.positions.shape == (mesh.vertex_count, 3)
+    assert mesh.triangles.shape[1] == 3 and mesh.triangles.max() < mesh.vertex_count
+
+
+def reference_files():
+    folder = SHARED / "reference" / "gltf"
+    return sorted(folder.glob("*.json")) if folder.exists() else []
+
+
+@pytest.mark.parametrize("reference", reference_files(), ids=lambda p: p.name)
+def test_poses_match_three_js(reference):
+    ref = json.loads(reference.read_text())
+    asset = marrow.load(asset_path("gltf/" + ref["file"]))
+    sampler = marrow.Sampler(asset, ref["clip_index"])
+    joint_of = {int(s): j for j, s in enumerate(asset.source_index) if s >= 0}
+    positions = np.array([[w[12:15] for w in s["world"]] for s in ref["samples"]])
+    extent = np.ptp(positions.reshape(-1, 3), axis=0).max() or 1.0
+    for sample in ref["samples"]:
+        model = marrow.local_to_model(asset.skeleton, sampler.sample(sample["t"]))
+        for node, world in zip(ref["nodes"], sample["world"]):
+            expected = np.array(world, dtype=np.float64).reshape(4, 4).T  # column-major
+            got = model[joint_of[node["index"]]]
+            assert np.abs(got[:3, 3] - expected[:3, 3]).max() <= 1e-3 * extent
+            scale = np.linalg.norm(expected[:3, :3], axis=0).max()
+            assert np.abs(got[:3, :3] - expected[:3, :3]).max() <= 1e-3 * max(scale, 1e-6)
+
+
+def test_local_to_model_matches_hand_computed_transforms(tmp_path):
+    # Root translated by (1, 2, 3) and turned 90 degrees about Z; child offset (2, 0, 0) scaled
+    # by 2: the child sits at (1, 2, 3) + Rz(90) (2, 0, 0) = (1, 4, 3).
+    asset = marrow.load(asset_path("gltf/rigged_simple.gltf"))
+    n = len(asset.skeleton)
+    local = np.tile(IDENTITY, (n, 1))
+    h = math.sqrt(0.5)
+    parents = asset.skeleton.parents
+    root = int(np.where(parents == -1)[0][0])
+    child = int(np.where(parents == root)[0][0])
+    local[root] = trs((1, 2, 3), (0, 0, h, h))
+    local[child] = trs((2, 0, 0), (0, 0, 0, 1), (2, 2, 2))
+    model = marrow.local_to_model(asset.skeleton, local)
+    assert model.shape == (n, 4, 4) and model.dtype == np.float32
+    np.testing.assert_allclose(model[root][:3, 3], [1, 2, 3], atol=1e-6)
+    np.testing.assert_allclose(model[root][:3, :3], [[0, -1, 0], [1, 0, 0], [0, 0, 1]], atol=1e-6)
+    np.testing.assert_allclose(model[child][:3, 3], [1, 4, 3], atol=1e-6)
+    np.testing.assert_allclose(model[child][:3, :3], 2 * np.array([[0, -1, 0], [1, 0, 0], [0, 0, 1]]),
+                               atol=1e-6)
+    # Written in place into the same memory when given `out`: no new array.
+    again = marrow.local_to_model(asset.skeleton, local, out=model)
+    assert again is model or np.shares_memory(again, model)
+
+
+def test_blend_layers_of_every_kind(soldier_path):
+    asset = marrow.load(soldier_path)
+    sk = asset.skeleton
+    n = len(sk)
+    walk = marrow.sample(asset, "Walk", 0.3)
+    run = marrow.sample(asset, "Run", 0.3)
+    # Normal layers: weights 1 and 1 average translations (NumPy's own mean).
+    both = marrow.blend(sk, [marrow.Layer(walk, 1.0), marrow.Layer(run, 1.0)])
+    np.testing.assert_allclose(both[:, :3], (walk[:, :3] + run[:, :3]) / 2, atol=1e-5)
+    # An override at weight 1, masked to the left arm: the arm from run, the rest from walk.
+    arm = marrow.mask_from_subtree(sk, "mixamorig:LeftArm")
+    assert arm.shape == (n,) and set(np.unique(arm)) == {0.0, 1.0}
+    over = marrow.blend(sk, [marrow.Layer(walk)], overrides=[marrow.Layer(run, 1.0, arm)])
+    inside = arm == 1
+    np.testing.assert_allclose(over[inside], run[inside], atol=1e-5)
+    np.testing.assert_allclose(over[~inside], walk[~inside], atol=1e-5)
+    np.testing.assert_allclose(marrow.mask_inverse(arm), 1 - arm)
+    # Additive: the delta of a pose against itself adds nothing.
+    delta = marrow.make_additive(sk, walk, walk)
+    np.testing.assert_allclose(delta[:, :3], 0, atol=1e-6)
+    added = marrow.blend(sk, [marrow.Layer(run)], additives=[marrow.Layer(delta, 1.0)])
+    np.testing.assert_allclose(added, run, atol=1e-5)
+    # A translation delta of (0, 5, 0) on the hips at weight 0.5 moves them by 2.5.
+    shifted = walk.copy()
+    hips = sk.find("mixamorig:Hips")
+    shifted[hips, 1] += 5
+    moved = marrow.blend(sk, [marrow.Layer(walk)],
+                         additives=[marrow.Layer(marrow.make_additive(sk, walk, shifted), 0.5)])
+    np.testing.assert_allclose(moved[hips, :3], walk[hips, :3] + [0, 2.5, 0], atol=1e-4)
+    # Forced joint in local space replaces the hips' transform.
+    forced = marrow.force(sk, walk.copy(), [(hips, trs((1, 2, 3)), "local", 1.0)])
+    np.testing.assert_allclose(forced[hips], trs((1, 2, 3)), atol=1e-6)
+
+
+def test_skin_follows_the_pose(soldier_path):
+    asset = marrow.load(soldier_path)
+    rest_model = marrow.local_to_model(asset.skeleton, np.ascontiguousarray(asset.skeleton.rest_pose))
+    mesh = asset.meshes[0]
+    # Skinning at the rest pose of a glTF skin gives back the bind-pose vertices, up to the
+    # mesh's placement; moving every root by (0, 10, 0) moves every vertex by the same.
+    base = marrow.skin(asset, 0, rest_model)
+    assert base.shape == (mesh.vertex_count, 3) and base.dtype == np.float32
+    local = np.ascontiguousarray(asset.skeleton.rest_pose).copy()
+    for j in np.where(asset.skeleton.parents == -1)[0]:
+        local[j, 1] += 10
+    lifted = marrow.skin(asset, 0, marrow.local_to_model(asset.skeleton, local))
+    np.testing.assert_allclose(lifted - base, np.tile([0, 10, 0], (mesh.vertex_count, 1)), atol=1e-3)
+    # Dual quaternions: the same translation moves every vertex by the same (0, 10, 0), and at
+    # the rest pose, which is close to the bind pose, they agree with linear blending to 2 mm.
+    dq_base = marrow.skin(asset, 0, rest_model, method="dq")
+    dq = marrow.skin(asset, 0, marrow.local_to_model(asset.skeleton, local), method="dq")
+    np.testing.assert_allclose(dq - dq_base, np.tile([0, 10, 0], (mesh.vertex_count, 1)), atol=1e-3)
+    np.testing.assert_allclose(dq_base, base, atol=2e-3)
+
+
+def test_automatic_weights_on_a_bar():
+    # A bar along X from 0 to 2 over a two-bone chain (rigged_simple's bones lie along Y; build a
+    # bar along its bones): vertices near one bone's middle get its weight.
+    asset = marrow.load(asset_path("gltf/rigged_simple.gltf"))
+    model = marrow.local_to_model(asset.skeleton, np.ascontiguousarray(asset.skeleton.rest_pose))
+    positions = asset.meshes[0].positions.copy()
+    triangles = asset.meshes[0].triangles.copy()
+    bones, weights = marrow.automatic_weights(positions, triangles, asset, method="proximity")
+    assert weights.shape == (positions.shape[0], len(bones))
+    np.testing.assert_allclose(weights.sum(axis=1), 1, atol=1e-4)
+    assert (weights >= 0).all()
+    # The vertex nearest each bone's joint is weighted mostly to a bone that starts there or ends
+    # there (the chain's two joints).
+    for b, joint in enumerate(bones):
+        head = model[joint][:3, 3]
+        nearest = np.argmin(np.linalg.norm(positions - head, axis=1))
+        assert weights[nearest].max() > 0.4
+
+
+def test_convert_and_render_to_files(tmp_path, soldier_path):
+    out = tmp_path / "soldier.marrow"
+    notes = marrow.convert(soldier_path, str(out))
+    assert isinstance(notes, list)
+    again = marrow.load(str(out))
+    original = marrow.load(soldier_path)
+    assert len(again.skeleton) == len(original.skeleton)
+    assert [c.name for c in again.clips] == [c.name for c in original.clips]
+    sampler = marrow.Sampler(again, "Run")
+    frames = np.stack([marrow.local_to_model(again.skeleton, sampler.sample(t / 10, wrap="loop"))
+                       for t in range(5)])
+    gif = tmp_path / "run.gif"
+    marrow.render(original, str(gif), frames, size=(48, 48), fps=10)
+    assert gif.read_bytes()[:6] == b"GIF89a"
+    png = tmp_path / "one.png"
+    marrow.render(original, str(png), frames[0], size=(32, 32), ground=False)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_errors_carry_marrows_message(tmp_path):
+    with pytest.raises(marrow.Error, match="no such file"):
+        marrow.load(str(tmp_path / "missing.glb"))
+    bad = tmp_path / "bad.gltf"
+    bad.write_text('{"asset": {"version": "2.0"}, "nodes": [{"children": [0]}]}')
+    with pytest.raises(marrow.Error, match="bad.gltf"):
+        marrow.load(str(bad))
+
+
+def test_bad_input_raises_and_never_crashes(soldier_path):
+    asset = marrow.load(soldier_path)
+    sk = asset.skeleton
+    n = len(sk)
+    pose = marrow.sample(asset, 0, 0.0)
+    with pytest.raises(marrow.Error, match="no clip 'Dance'"):
+        marrow.sample(asset, "Dance", 0.0)
+    with pytest.raises(marrow.Error, match="no clip 99"):
+        marrow.Sampler(asset, 99)
+    with pytest.raises(ValueError, match=r"expected shape \(%d, 10\)" % n):
+        marrow.local_to_model(sk, np.zeros((n, 9), dtype=np.float32))
+    with pytest.raises(TypeError, match="float32, got float64"):
+        marrow.local_to_model(sk, np.zeros((n, 10), dtype=np.float64))
+    with pytest.raises(TypeError, match="numpy float32 array"):
+        marrow.local_to_model(sk, [[0] * 10] * n)
+    with pytest.raises(ValueError, match="weight"):
+        marrow.blend(sk, [marrow.Layer(pose, float("nan"))])
+    with pytest.raises(ValueError, match="mask"):
+        marrow.blend(sk, [marrow.Layer(pose, 1.0, np.full(n, np.nan, dtype=np.float32))])
+    with pytest.raises(ValueError, match=r"mask: expected shape"):
+        marrow.blend(sk, [marrow.Layer(pose, 1.0, np.ones(3, dtype=np.float32))])
+    with pytest.raises(ValueError, match="wrap"):
+        marrow.sample(asset, 0, 0.0, wrap="bounce")
+    with pytest.raises(ValueError, match="finite"):
+        marrow.sample(asset, 0, float("inf"))
+    with pytest.raises(ValueError, match="model"):
+        marrow.skin(asset, 0, np.zeros((n, 3, 3), dtype=np.float32))
+    with pytest.raises(IndexError):
+        marrow.skin(asset, 99, np.zeros((n, 4, 4), dtype=np.float32))
+    with pytest.raises(ValueError, match="out of range"):
+        marrow.force(sk, pose.copy(), [(n + 5, trs(), "local", 1.0)])
+    with pytest.raises(ValueError, match="read-only"):
+        marrow.sample(asset, 0, 0.0, out=sk.rest_pose)
+    with pytest.raises(marrow.Error, match="unknown output format"):
+        marrow.render(asset, "x.bmp", np.zeros((n, 4, 4), dtype=np.float32))
+
+
+def test_type_stubs_name_everything_the_module_has():
+    import pathlib
+    stub = (pathlib.Path(marrow.__file__).parent / "__init__.pyi").read_text()
+    public = [n for n in dir(marrow) if not n.startswith("_")]
+    missing = [n for n in public if f"def {n}(" not in stub and f"class {n}" not in stub]
+    assert missing == []
+    assert (pathlib.Path(marrow.__file__).parent / "py.typed").exists()
