@@ -65,7 +65,7 @@ test-asan: deps
 test-tsan: deps
 	@cmake -S . -B $(TSAN_DIR) $(CMAKE_GEN) -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
 	  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" \
-	  -DMARROW_TSAN=ON -DMARROW_BUILD_BENCH=OFF >/dev/null
+	  -DMARROW_TSAN=ON -DMARROW_BUILD_BENCH=OFF -DMARROW_BUILD_PYTHON=OFF >/dev/null
 	@cmake --build $(TSAN_DIR) -j $(JOBS) --target marrow_thread_tests
 	@cd $(TSAN_DIR) && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 	  ctest --output-on-failure -j $(JOBS)
@@ -78,7 +78,7 @@ fuzz: fuzz-build
 fuzz-build: deps
 	@cmake -S . -B $(FUZZ_DIR) $(CMAKE_GEN) -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
 	  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" \
-	  -DMARROW_FUZZ=ON -DMARROW_BUILD_TESTS=OFF -DMARROW_BUILD_BENCH=OFF >/dev/null
+	  -DMARROW_FUZZ=ON -DMARROW_BUILD_TESTS=OFF -DMARROW_BUILD_BENCH=OFF -DMARROW_BUILD_PYTHON=OFF >/dev/null
 	@cmake --build $(FUZZ_DIR) -j $(JOBS) --target marrow_fuzz_all
 
 # The figures of docs/reliability.md: line coverage of each target's corpus (clang source-based
@@ -86,7 +86,7 @@ fuzz-build: deps
 fuzz-report: deps
 	@cmake -S . -B $(COVERAGE_DIR) $(CMAKE_GEN) -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
 	  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" \
-	  -DMARROW_COVERAGE=ON -DMARROW_BUILD_TESTS=OFF -DMARROW_BUILD_BENCH=OFF >/dev/null
+	  -DMARROW_COVERAGE=ON -DMARROW_BUILD_TESTS=OFF -DMARROW_BUILD_BENCH=OFF -DMARROW_BUILD_PYTHON=OFF >/dev/null
 	@cmake --build $(COVERAGE_DIR) -j $(JOBS) --target marrow_fuzz_all
 	@scripts/fuzz_report.sh $(FUZZ_DIR) $(COVERAGE_DIR)
 # Installs the command, libraries, headers and CMake/pkg-config files under PREFIX.

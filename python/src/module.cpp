@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "arrays.h"
+#include "errors.h"
 #include "marrow/clip/sampling.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/save.h"
@@ -30,20 +31,6 @@ namespace py = pybind11;
 
 namespace marrow::python {
 namespace {
-
-// marrow.Error: every failure marrow reports (a file it cannot read, a clip it cannot find).
-PyObject* g_error = nullptr;
-
-[[noreturn]] void raise(const std::string& message) {
-  PyErr_SetString(g_error, message.c_str());
-  throw py::error_already_set();
-}
-
-template <typename T>
-T value_or_raise(Result<T> result) {
-  if (!result) raise(result.error().message);
-  return std::move(result).value();
-}
 
 using AssetPtr = std::shared_ptr<const Asset>;
 
@@ -67,13 +54,6 @@ struct MeshRef {
   std::size_t index;
   const SkinnedMesh& get() const { return asset->meshes[index]; }
 };
-
-WrapMode parse_wrap(const std::string& wrap) {
-  if (wrap == "clamp") return WrapMode::kClamp;
-  if (wrap == "loop") return WrapMode::kLoop;
-  if (wrap == "pingpong") return WrapMode::kPingPong;
-  throw py::value_error("wrap: expected 'clamp', 'loop' or 'pingpong', got '" + wrap + "'");
-}
 
 SkinningMethod parse_method(const std::string& method) {
   if (method == "linear") return SkinningMethod::kLinear;
@@ -181,7 +161,7 @@ PYBIND11_MODULE(_marrow, m) {
   m.doc() = "marrow: skeletal animation (load, sample, blend, skin, bind, convert, render)";
   m.attr("__version__") = std::string(kVersion);
   static py::exception<std::runtime_error> error(m, "Error", PyExc_RuntimeError);
-  g_error = error.ptr();
+  error_type() = error.ptr();
 
   py::class_<SkeletonRef>(m, "Skeleton", "Joints parent-before-child, names and the rest pose")
       .def("__len__", [](const SkeletonRef& s) { return s.get().size(); })
@@ -649,4 +629,5 @@ PYBIND11_MODULE(_marrow, m) {
       py::arg("textures") = true, py::arg("skeleton") = false,
       "Draws model poses ((frames, joints, 4, 4), or one (joints, 4, 4) for a PNG) into a PNG, "
       "GIF or MP4; returns the renderer's notes");
+  bind_control(m);
 }

@@ -35,7 +35,7 @@ bool starts_with_archive_magic(const std::string& path) {
   return in.read(reinterpret_cast<char*>(magic), 8) && has_archive_magic(magic);
 }
 
-constexpr std::string_view kReadable[] = {".gltf", ".glb",     ".x",       ".bvh", ".fbx",    ".dae",
+constexpr std::string_view kReadable[] = {".gltf",    ".glb",     ".x",   ".bvh", ".fbx",   ".dae",
                                           ".md5mesh", ".md5anim", ".smd", ".obj", ".marrow"};
 
 }  // namespace

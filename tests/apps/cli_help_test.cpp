@@ -10,8 +10,8 @@ using namespace marrow_test;
 
 namespace {
 
-const std::vector<std::string> kCommands = {"info",    "pose",   "demo",    "check",
-                                            "convert", "render", "autoskin"};
+const std::vector<std::string> kCommands = {"info",   "pose",     "demo",     "check", "convert",
+                                            "render", "autoskin", "retarget", "play"};
 
 }  // namespace
 
@@ -42,7 +42,7 @@ TEST(CliHelp, EachCommandsHelpEndsWithAWorkedExampleOfThatCommand) {
 TEST(CliHelp, AnUnknownCommandIsAnErrorEvenWithHelp) {
   Scratch s("unknown");
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"retarget", "--help"}, std::vector<std::string>{"retarget"},
+       {std::vector<std::string>{"retargetx", "--help"}, std::vector<std::string>{"retargetx"},
         std::vector<std::string>{"--help", "frobnicate"}}) {
     const Outcome o = run(s, args);
     EXPECT_EQ(o.exit_code, 1) << args[0];

@@ -232,3 +232,70 @@ def test_type_stubs_name_everything_the_module_has():
     missing = [n for n in public if f"def {n}(" not in stub and f"class {n}" not in stub]
     assert missing == []
     assert (pathlib.Path(marrow.__file__).parent / "py.typed").exists()
+
+
+def test_an_animator_with_one_player_gives_the_exact_sampled_pose(soldier_path):
+    asset = marrow.load(soldier_path)
+    clips = marrow.ClipSet(asset)
+    animator = marrow.Animator(clips)
+    animator.play("Walk")
+    duration = clips.duration("Walk")
+    t = 0.0
+    for _ in range(50):
+        animator.update(0.05)
+        t += 0.05
+    # One player at full weight: the pose is the clip's, sampled at the wrapped time.
+    expected = marrow.sample(asset, "Walk", math.fmod(t, duration), wrap="loop")
+    np.testing.assert_allclose(animator.evaluate(), expected, atol=2e-5)
+
+
+def test_a_linear_cross_fade_is_half_way_at_half_its_duration(soldier_path):
+    animator = marrow.Animator(marrow.ClipSet(marrow.load(soldier_path)))
+    walk = animator.play("Walk")
+    run = animator.play("Run")
+    animator.cross_fade(walk, run, 0.5)
+    animator.update(0.25)
+    assert animator.info(walk)["effective_weight"] == pytest.approx(0.5, abs=1e-5)
+    assert animator.info(run)["effective_weight"] == pytest.approx(0.5, abs=1e-5)
+    animator.update(0.25)
+    assert animator.info(run)["effective_weight"] == pytest.approx(1.0, abs=1e-5)
+    # The faded-out player is stopped when its fade reaches 0.
+    assert not animator.info(walk)["active"]
+
+
+def test_events_fire_once_per_crossing_in_time_order(soldier_path):
+    asset = marrow.load(soldier_path)
+    # 0.45 s: no crossing falls on an update's boundary (Walk lasts 1 s), where float sums of
+    # 0.1 could land on either side.
+    clips = marrow.ClipSet(asset, events=[("Walk", 0.45, "step")])
+    duration = clips.duration("Walk")
+    animator = marrow.Animator(clips)
+    animator.play("Walk")
+    fired = []
+    for _ in range(25):  # 2.5 s in steps of 0.1 s
+        fired += animator.update(0.1)
+    steps = [e for e in fired if e["type"] != "looped"]
+    loops = [e for e in fired if e["type"] == "looped"]
+    # By hand: the event at 0.45 s is crossed at 0.45 + k * duration for every such time <= 2.5 s.
+    assert len(steps) == sum(1 for k in range(10) if 0.45 + k * duration <= 2.5)
+    assert all(e["name"] == "step" and e["clip"] == "Walk" for e in steps)
+    assert len(loops) == int(2.5 // duration)
+    # One big update (a hitch) passes the same crossings exactly once each.
+    animator = marrow.Animator(clips)
+    animator.play("Walk")
+    hitch = [e for e in animator.update(2.5) if e["type"] != "looped"]
+    assert len(hitch) == len(steps)
+    assert [e["time"] for e in hitch] == sorted(e["time"] for e in hitch)
+
+
+def test_the_animator_refuses_what_it_cannot_play(soldier_path):
+    clips = marrow.ClipSet(marrow.load(soldier_path))
+    animator = marrow.Animator(clips)
+    with pytest.raises(marrow.Error, match="Swim"):
+        animator.play("Swim")
+    with pytest.raises(ValueError, match="dt"):
+        animator.update(float("nan"))
+    with pytest.raises(ValueError, match="wrap"):
+        animator.play("Walk", wrap="bounce")
+    with pytest.raises(marrow.Error):
+        marrow.ClipSet(marrow.load(soldier_path), events=[("Walk", 99.0, "late")])

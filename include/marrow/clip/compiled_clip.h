@@ -21,6 +21,8 @@
 //    smallest within the bound.
 //  - STEP tracks, and the rare track that uniform frames cannot follow within the bound (a jump in
 //    a linear track), are kept as their exact keys and evaluated exactly.
+//  - Morph-weight tracks (clip.h's WeightTrack) are not compiled: they are few and cheap, and are
+//    sampled from the exact clip (sample_weights), which every holder of a compiled clip keeps.
 //
 // The error bound is the one the animation-compression literature uses (ACL): the largest
 // distance, in model space, between a virtual vertex placed `distance` from each joint (and the

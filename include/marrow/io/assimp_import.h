@@ -1,8 +1,9 @@
-// FBX and Collada (.dae) import through assimp (Debian's libassimp), the formats marrow does not
-// read itself. load_asset runs assimp in a child process by default (read_assimp_isolated), so
-// a crash, hang or runaway allocation inside assimp becomes an error instead of taking the
-// caller down. See docs/formats_assimp.md for what assimp loses or bends, what this layer
-// corrects, and how the isolated import works.
+// FBX import through assimp (Debian's libassimp), the format marrow does not read itself
+// (Collada .dae too when called directly; load_asset reads .dae with marrow's own reader,
+// marrow/io/collada.h). load_asset runs assimp in a child process by default
+// (read_assimp_isolated), so a crash, hang or runaway allocation inside assimp becomes an error
+// instead of taking the caller down. See docs/formats_assimp.md for what assimp loses or bends,
+// what this layer corrects, and how the isolated import works.
 #pragma once
 
 #include <cstdint>
@@ -44,7 +45,7 @@ Result<std::string> find_import_helper(const LoadOptions& options = {});
 // read_assimp_isolated expects. Returns the process's exit status.
 int run_import_helper(int argc, char** argv);
 
-// True for the extensions load_asset hands to assimp (.fbx .dae), any case.
+// True for the extensions assimp is used for (.fbx, and .dae when asked directly), any case.
 bool is_assimp_extension(const std::string& lower_extension);
 
 }  // namespace marrow

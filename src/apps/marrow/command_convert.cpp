@@ -99,8 +99,8 @@ std::vector<Job> plan_jobs(const fs::path& root, const fs::path& out_root, const
   return jobs;
 }
 
-void convert_one(Job& job) {
-  Result<Asset> asset = load_asset(job.input.string());
+void convert_one(Job& job, const LoadOptions& load) {
+  Result<Asset> asset = load_asset(job.input.string(), load);
   if (!asset) {
     job.error = asset.error().message;
     return;
@@ -135,7 +135,7 @@ int run_convert_folder(const ConvertOptions& o) {
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t i = next++; i < jobs.size(); i = next++) {
-      convert_one(jobs[i]);
+      convert_one(jobs[i], o.load);
       progress.advance();
     }
   };
@@ -183,8 +183,8 @@ void add_convert_command(CLI::App& app, std::function<int()>& run) {
       "Convert a file to .glb, .gltf (+ .bin) or .marrow, chosen by OUT's extension; or every "
       "file of a folder, in parallel, with --to");
   cmd->add_option("input", options->input, "Any file marrow reads, or a folder of them")
-  add_load_options(cmd, options->load);
       ->required();
+  add_load_options(cmd, options->load);
   cmd->add_option("output", options->output,
                   "The file to write (.glb, .gltf or .marrow), or the folder for a folder")
       ->required();

@@ -1,9 +1,9 @@
-// `marrow demo [--out demo.gif] [--size WxH] [--fps N] [--skeleton] [--no-ground]`: needs no files. A humanoid
-// built in code is driven by an Animator (docs/control.md): a 1D blend space takes it from a walk
-// to a run and back with the feet in step (sync markers at each foot's strike), a wave plays on
-// an override layer masked to the right arm, and keyframe events flash where they happen: each
-// footstep at its foot, each wave of the hand at the hand. The frames are drawn by the software
-// rasterizer into a GIF; the time per frame of each stage is printed.
+// `marrow demo [--out demo.gif] [--size WxH] [--fps N] [--skeleton] [--no-ground]`: needs no files.
+// A humanoid built in code is driven by an Animator (docs/control.md): a 1D blend space takes it
+// from a walk to a run and back with the feet in step (sync markers at each foot's strike), a wave
+// plays on an override layer masked to the right arm, and keyframe events flash where they happen:
+// each footstep at its foot, each wave of the hand at the hand. The frames are drawn by the
+// software rasterizer into a GIF; the time per frame of each stage is printed.
 #include <chrono>
 #include <cmath>
 #include <iomanip>
@@ -81,7 +81,8 @@ class DemoPlayer {
         workspace_(*set_),
         local_(soa_group_count(asset.skeleton.size())),
         model_(asset.skeleton.size()) {
-    gait_ = animator_.play_blend_space(set_->blend_space_id("gait").value(), {.blend_x = 1}).value();
+    gait_ =
+        animator_.play_blend_space(set_->blend_space_id("gait").value(), {.blend_x = 1}).value();
   }
 
   using Clock = std::chrono::steady_clock;
@@ -89,19 +90,26 @@ class DemoPlayer {
     Clock::duration update{}, evaluate{}, local_to_model{};
   };
 
-  // Advances to time t (frames come in order, dt apart) and leaves the model pose in model().
-  void frame(float t, float dt, Timings& timings) {
-    const ClipId wave = set_->clip_id("wave").value();
-    if (t >= kWaveIn[0] && !wave_.valid() && t < kWaveOut[0]) {
-      wave_ = animator_.play(wave, {.layer = 1, .fade_in = kWaveIn[1] - kWaveIn[0]}).value();
+  // Advances to time t (frames come in order) and leaves the model pose in model(). The wave's
+  // start and fade-out happen at their exact times on the timeline: the update is cut there, so
+  // what plays (and which events fire) does not depend on the frame rate.
+  void frame(float t, Timings& timings) {
+    fired_.clear();
+    const auto t0 = Clock::now();
+    if (!wave_started_ && t >= kWaveIn[0]) {
+      advance_to(kWaveIn[0]);
+      wave_ =
+          animator_
+              .play(set_->clip_id("wave").value(), {.layer = 1, .fade_in = kWaveIn[1] - kWaveIn[0]})
+              .value();
+      wave_started_ = true;
     }
-    if (t >= kWaveOut[0] && wave_.valid()) {
+    if (wave_.valid() && t >= kWaveOut[0]) {
+      advance_to(kWaveOut[0]);
       (void)animator_.fade_out(wave_, kWaveOut[1] - kWaveOut[0], FadeCurve::kSmooth);
       wave_ = {};
     }
-    animator_.set_blend_parameter(gait_, gait(t));
-    const auto t0 = Clock::now();
-    const UpdateResult r = animator_.update(t > 0 ? dt : 0, events_);
+    advance_to(t);
     const auto t1 = Clock::now();
     animator_.evaluate(workspace_, local_);
     const auto t2 = Clock::now();
@@ -114,7 +122,6 @@ class DemoPlayer {
     timings.update += t1 - t0;
     timings.evaluate += t2 - t1;
     timings.local_to_model += t3 - t2;
-    fired_.assign(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(r.events_written));
   }
   std::span<const Mat4> model() const { return model_; }
   // The events the last frame's update fired.
@@ -132,8 +139,22 @@ class DemoPlayer {
   std::vector<SoaTransform> local_;
   std::vector<Mat4> model_;
   std::vector<AnimationEvent> events_ = std::vector<AnimationEvent>(16);
+  // One update from now_ to t, the gait parameter taken at its middle (the midpoint rule keeps
+  // the phase the blend accumulates close to the exact one at any frame rate); the events it
+  // fires are added to fired_.
+  void advance_to(float t) {
+    if (!(t > now_)) return;
+    animator_.set_blend_parameter(gait_, gait((now_ + t) / 2));
+    const UpdateResult r = animator_.update(t - now_, events_);
+    fired_.insert(fired_.end(), events_.begin(),
+                  events_.begin() + static_cast<std::ptrdiff_t>(r.events_written));
+    now_ = t;
+  }
+
   std::vector<AnimationEvent> fired_;
   PlayerId gait_, wave_;
+  bool wave_started_ = false;
+  float now_ = 0;
 };
 
 // A flash on screen: where (a joint), what colour, until when.
@@ -173,7 +194,8 @@ int run_demo(const DemoOptions& o) {
             << asset.clips[demo::kDemoWave].duration() << " s)\n\n"
             << std::setprecision(1) << "timeline (" << kLength << " s, " << frames << " frames at "
             << o.fps << " fps), driven by an Animator (docs/control.md):\n"
-            << "  0.0 - " << kRunFadeIn[0] << " s  walk: a 1D blend space \"gait\" (walk at 1, run at 2)\n"
+            << "  0.0 - " << kRunFadeIn[0]
+            << " s  walk: a 1D blend space \"gait\" (walk at 1, run at 2)\n"
             << "  " << kRunFadeIn[0] << " - " << kRunFadeIn[1]
             << " s  its parameter ramps to run; walk and run are synced marker to marker\n"
             << "             (left and right foot strikes), so the feet stay in step\n"
@@ -191,7 +213,7 @@ int run_demo(const DemoOptions& o) {
   {
     DemoPlayer player(asset);
     for (int f = 0; f < frames; ++f) {
-      player.frame(f * dt, dt, unused);
+      player.frame(f * dt, unused);
       scene->set_pose(player.model());
       scene->extreme_points(extremes);
       if (f == 0) orientation = render::guess_orientation(asset.skeleton, player.model());
@@ -218,10 +240,11 @@ int run_demo(const DemoOptions& o) {
   std::size_t steps = 0, hellos = 0;
   for (int f = 0; f < frames; ++f) {
     const float t = f * dt;
-    player.frame(t, dt, timings);
+    player.frame(t, timings);
     for (const AnimationEvent& e : player.fired()) {
       if (e.name == "step_left" || e.name == "step_right") {
-        flashes.push_back({e.name == "step_left" ? left_foot : right_foot, {255, 240, 90}, t + kFlash});
+        flashes.push_back(
+            {e.name == "step_left" ? left_foot : right_foot, {255, 240, 90}, t + kFlash});
         ++steps;
       } else if (e.name == "hello") {
         flashes.push_back({right_hand, {120, 220, 255}, t + kFlash});
@@ -251,8 +274,8 @@ int run_demo(const DemoOptions& o) {
   };
   const char* encoder = *format == render::OutputFormat::kGif ? "encode GIF" : "send to ffmpeg";
   std::cout << "time per frame (mean of " << frames << " frames):\n"
-            << std::setprecision(1) << "  animator update    " << std::setw(9)
-            << us(timings.update) << " us  (fades, sync, events)\n"
+            << std::setprecision(1) << "  animator update    " << std::setw(9) << us(timings.update)
+            << " us  (fades, sync, events)\n"
             << "  animator evaluate  " << std::setw(9) << us(timings.evaluate)
             << " us  (sample compiled clips, blend)\n"
             << "  local-to-model     " << std::setw(9) << us(timings.local_to_model) << " us\n"

@@ -20,6 +20,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 struct PlayOptions {
+  LoadOptions load;
   std::string file;
   std::string script;
   std::string format = "text";
@@ -47,7 +48,7 @@ Json event_json(const AnimationEvent& e, const ClipSet& set, const std::string& 
 }
 
 int run_play(const PlayOptions& o) {
-  Result<Asset> asset = load_asset(o.file);
+  Result<Asset> asset = load_asset(o.file, o.load);
   if (!asset) return report_error(asset.error().message);
   Result<AnimationScript> script = read_animation_script(o.script);
   if (!script) return report_error(script.error().message);
@@ -193,6 +194,8 @@ void add_play_command(CLI::App& app, std::function<int()>& run) {
       ->check(CLI::IsMember({"text", "json"}));
   cmd->add_flag("--events", options->events, "Print the events alone");
   cmd->add_flag("--pose", options->pose, "Print every node's global transform per frame");
+  add_load_options(cmd, options->load);
+  set_example(*cmd, "marrow play Soldier.glb --script walk_to_run.json --events");
   cmd->callback([options, &run] { run = [options] { return run_play(*options); }; });
 }
 

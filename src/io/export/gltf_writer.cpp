@@ -11,9 +11,9 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "marrow/io/atomic_file.h"
 #include "export/gltf_document.h"
 #include "export/gltf_morph_export.h"
+#include "marrow/io/atomic_file.h"
 #include "marrow/io/gltf_export.h"
 #include "marrow/skin/morph.h"
 

@@ -1,0 +1,380 @@
+// The controller in Python (docs/python.md, "Animator"): a ClipSet made from an asset's clips
+// (events, sync markers, masks and blend spaces added by keyword), and an Animator that plays
+// them. Players are ints (the C++ PlayerId's value); events come back from update() as dicts.
+// Bindings only: every rule is the C++ Animator's (docs/control.md).
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "arrays.h"
+#include "errors.h"
+#include "marrow/control/animator.h"
+#include "marrow/control/clip_set.h"
+#include "marrow/io/asset.h"
+#include "marrow/pose/mask.h"
+
+namespace marrow::python {
+namespace {
+
+FadeCurve parse_curve(const std::string& curve) {
+  if (curve == "linear") return FadeCurve::kLinear;
+  if (curve == "smooth") return FadeCurve::kSmooth;
+  throw py::value_error("curve: expected 'linear' or 'smooth', got '" + curve + "'");
+}
+
+LayerMode parse_layer_mode(const std::string& mode) {
+  if (mode == "normal") return LayerMode::kNormal;
+  if (mode == "override") return LayerMode::kOverride;
+  if (mode == "additive") return LayerMode::kAdditive;
+  throw py::value_error("layer mode: expected 'normal', 'override' or 'additive', got '" + mode +
+                        "'");
+}
+
+SyncMode parse_sync(const std::string& mode) {
+  if (mode == "markers") return SyncMode::kMarkers;
+  if (mode == "phase") return SyncMode::kPhase;
+  throw py::value_error("sync group: expected 'markers' or 'phase', got '" + mode + "'");
+}
+
+// Blend space samples: (clip, x) for 1D, (clip, x, y) for 2D; a fourth item False keeps the
+// sample out of phase sync.
+std::vector<BlendSampleDesc> samples_of(const std::string& space, const py::list& samples,
+                                        int dims) {
+  std::vector<BlendSampleDesc> out;
+  for (const py::handle& item : samples) {
+    const py::tuple t = py::cast<py::tuple>(item);
+    const std::size_t want = static_cast<std::size_t>(dims) + 1;
+    if (t.size() != want && t.size() != want + 1) {
+      throw py::value_error("blend space '" + space + "': a sample is (clip, " +
+                            (dims == 1 ? "x" : "x, y") + "[, sync])");
+    }
+    BlendSampleDesc d;
+    d.clip = py::cast<std::string>(t[0]);
+    d.x = py::cast<float>(t[1]);
+    if (dims == 2) d.y = py::cast<float>(t[2]);
+    if (t.size() == want + 1) d.sync = py::cast<bool>(t[want]);
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+struct ClipSetRef {
+  std::shared_ptr<const ClipSet> set;
+};
+
+ClipSetRef make_clip_set(const Asset& asset, bool compile, float error_mm,
+                         const std::vector<std::tuple<std::string, float, std::string>>& events,
+                         const std::vector<std::tuple<std::string, float, std::string>>& markers,
+                         const std::map<std::string, std::string>& subtree_masks,
+                         const std::map<std::string, py::list>& blend_spaces_1d,
+                         const std::map<std::string, py::list>& blend_spaces_2d) {
+  ClipSetBuilder builder(asset.skeleton);
+  ClipOptions options;
+  options.compile = compile;
+  if (compile) {
+    if (!(error_mm > 0) || !std::isfinite(error_mm))
+      throw py::value_error("error_mm: expected a bound above 0 millimetres");
+    options.compile_options.error = error_mm / 1800.0f;  // relative: a 1.8 m character
+  }
+  for (const Clip& clip : asset.clips) check_or_raise(builder.add_clip(clip, options));
+  for (const auto& [clip, time, name] : events) check_or_raise(builder.add_event(clip, time, name));
+  for (const auto& [clip, time, name] : markers) {
+    check_or_raise(builder.add_marker(clip, time, name));
+  }
+  for (const auto& [name, joint] : subtree_masks) {
+    check_or_raise(
+        builder.add_mask(name, value_or_raise(mask_from_subtree(asset.skeleton, joint))));
+  }
+  for (const auto& [name, samples] : blend_spaces_1d) {
+    check_or_raise(builder.add_blend_space_1d(name, samples_of(name, samples, 1)));
+  }
+  for (const auto& [name, samples] : blend_spaces_2d) {
+    check_or_raise(builder.add_blend_space_2d(name, samples_of(name, samples, 2)));
+  }
+  return {value_or_raise(builder.build())};
+}
+
+py::dict event_dict(const ClipSet& set, const AnimationEvent& e) {
+  py::dict d;
+  d["type"] = std::string(to_string(e.type));
+  d["name"] = std::string(e.name);
+  d["player"] = e.player.value;
+  d["clip"] = e.clip != kNoId ? set.clip(e.clip).name() : std::string();
+  d["layer"] = e.layer;
+  d["clip_time"] = e.clip_time;
+  d["time"] = e.time;
+  d["pass"] = e.pass;
+  d["backwards"] = e.backwards;
+  return d;
+}
+
+py::array transform_array(const Transform& t) {
+  py::array_t<float> a(py::ssize_t{10});
+  std::memcpy(a.mutable_data(), &t, sizeof(Transform));
+  return a;
+}
+
+// An Animator with what Python needs around it: its clip set alive, a workspace, an event
+// buffer that grows when an update fires more events than it holds.
+class PyAnimator {
+ public:
+  PyAnimator(ClipSetRef set, const std::vector<py::tuple>& layers,
+             const std::vector<std::string>& sync_groups, bool inertialization, bool marker_events,
+             std::uint32_t max_players)
+      : set_(std::move(set.set)) {
+    AnimatorOptions o;
+    for (const py::tuple& l : layers) {
+      if (l.size() < 1 || l.size() > 4)
+        throw py::value_error("layers: each is (name[, mode[, weight[, mask]]])");
+      LayerDesc d;
+      d.name = py::cast<std::string>(l[0]);
+      if (l.size() > 1) d.mode = parse_layer_mode(py::cast<std::string>(l[1]));
+      if (l.size() > 2) d.weight = py::cast<float>(l[2]);
+      if (l.size() > 3 && !l[3].is_none()) {
+        d.mask = value_or_raise(set_->mask_id(py::cast<std::string>(l[3])));
+      }
+      o.layers.push_back(std::move(d));
+    }
+    for (const std::string& s : sync_groups) o.sync_groups.push_back(parse_sync(s));
+    o.inertialization = inertialization;
+    o.marker_events = marker_events;
+    o.max_players = max_players;
+    animator_ = value_or_raise(Animator::create(set_, std::move(o)));
+    workspace_.reserve(*set_, max_players);
+    events_.resize(64);
+  }
+
+  std::uint32_t play(const std::string& clip, std::uint32_t layer, float weight, float time_scale,
+                     const std::string& wrap, std::uint32_t repetitions, float start_offset,
+                     float fade_in, const std::string& curve, int sync_group) {
+    PlayOptions o = options(layer, weight, time_scale, wrap, repetitions, start_offset, fade_in,
+                            curve, sync_group);
+    return value_or_raise(animator_->play(value_or_raise(set_->clip_id(clip)), o)).value;
+  }
+  std::uint32_t play_blend_space(const std::string& space, float x, float y, std::uint32_t layer,
+                                 float weight, float time_scale, float fade_in,
+                                 const std::string& curve, int sync_group) {
+    PlayOptions o = options(layer, weight, time_scale, "loop", 0, 0, fade_in, curve, sync_group);
+    o.blend_x = x;
+    o.blend_y = y;
+    return value_or_raise(
+               animator_->play_blend_space(value_or_raise(set_->blend_space_id(space)), o))
+        .value;
+  }
+
+  py::list update(float dt) {
+    if (!std::isfinite(dt) || dt < 0)
+      throw py::value_error("dt: expected a finite number of seconds >= 0");
+    UpdateResult r = animator_->update(dt, events_);
+    if (r.events > events_.size()) {
+      // The buffer was short: C++ delivers what fits; Python wants every event, so the update
+      // is not repeated but the buffer grows for the next one and the shortfall is reported.
+      events_.resize(r.events * 2);
+      PyErr_WarnEx(PyExc_RuntimeWarning,
+                   "more events in one update than the buffer held; some were dropped", 1);
+    }
+    root_motion_ = r.root_motion;
+    py::list out;
+    for (std::size_t i = 0; i < r.events_written; ++i) out.append(event_dict(*set_, events_[i]));
+    return out;
+  }
+
+  py::array evaluate(const py::object& out) {
+    const std::size_t n = set_->skeleton().size();
+    py::array result =
+        out.is_none()
+            ? py::array(py::array_t<float>({static_cast<py::ssize_t>(n), py::ssize_t{10}}))
+            : checked(out, "out", {static_cast<py::ssize_t>(n), 10});
+    std::span<Transform> pose = pose_out(result, "out", n);
+    if (!animator_->evaluate(workspace_, pose)) raise("evaluate: the animator cannot evaluate");
+    return result;
+  }
+
+  py::dict info(std::uint32_t player) const {
+    const PlayerInfo i = animator_->info(PlayerId{player});
+    py::dict d;
+    d["active"] = i.active;
+    d["clip"] = i.clip != kNoId ? set_->clip(i.clip).name() : std::string();
+    d["layer"] = i.layer;
+    d["time"] = i.time;
+    d["duration"] = i.duration;
+    d["weight"] = i.weight;
+    d["fade"] = i.fade;
+    d["effective_weight"] = i.effective_weight;
+    d["time_scale"] = i.time_scale;
+    d["passes"] = i.passes;
+    d["paused"] = i.paused;
+    d["finished"] = i.finished;
+    d["follower"] = i.follower;
+    return d;
+  }
+
+  Animator& get() { return *animator_; }
+  py::array root_motion() const { return transform_array(root_motion_); }
+
+ private:
+  static PlayOptions options(std::uint32_t layer, float weight, float time_scale,
+                             const std::string& wrap, std::uint32_t repetitions, float start_offset,
+                             float fade_in, const std::string& curve, int sync_group) {
+    PlayOptions o;
+    o.layer = layer;
+    o.weight = weight;
+    o.time_scale = time_scale;
+    o.wrap = parse_wrap(wrap);
+    o.repetitions = repetitions;
+    o.start_offset = start_offset;
+    o.fade_in = fade_in;
+    o.fade_curve = parse_curve(curve);
+    o.sync_group = sync_group;
+    return o;
+  }
+
+  std::shared_ptr<const ClipSet> set_;
+  std::optional<Animator> animator_;
+  AnimatorWorkspace workspace_;
+  std::vector<AnimationEvent> events_;
+  Transform root_motion_{};
+};
+
+}  // namespace
+
+void bind_control(py::module_& m) {
+  py::class_<ClipSetRef>(m, "ClipSet",
+                         "An asset's clips bound to its skeleton, shared by many Animators")
+      .def(py::init([](std::shared_ptr<Asset> asset, bool compile, float error_mm,
+                       const std::vector<std::tuple<std::string, float, std::string>>& events,
+                       const std::vector<std::tuple<std::string, float, std::string>>& markers,
+                       const std::map<std::string, std::string>& masks,
+                       const std::map<std::string, py::list>& blend_spaces_1d,
+                       const std::map<std::string, py::list>& blend_spaces_2d) {
+             return make_clip_set(*asset, compile, error_mm, events, markers, masks,
+                                  blend_spaces_1d, blend_spaces_2d);
+           }),
+           py::arg("asset"), py::kw_only(), py::arg("compile") = false, py::arg("error_mm") = 0.1f,
+           py::arg("events") = py::list(), py::arg("markers") = py::list(),
+           py::arg("masks") = py::dict(), py::arg("blend_spaces_1d") = py::dict(),
+           py::arg("blend_spaces_2d") = py::dict())
+      .def_property_readonly("clip_names",
+                             [](const ClipSetRef& s) {
+                               std::vector<std::string> names;
+                               for (std::size_t i = 0; i < s.set->clip_count(); ++i)
+                                 names.push_back(s.set->clip(static_cast<ClipId>(i)).name());
+                               return names;
+                             })
+      .def(
+          "duration",
+          [](const ClipSetRef& s, const std::string& clip) {
+            return s.set->duration(value_or_raise(s.set->clip_id(clip)));
+          },
+          py::arg("clip"))
+      .def(
+          "is_compiled",
+          [](const ClipSetRef& s, const std::string& clip) {
+            return s.set->compiled(value_or_raise(s.set->clip_id(clip))) != nullptr;
+          },
+          py::arg("clip"))
+      .def_property_readonly("joint_count",
+                             [](const ClipSetRef& s) { return s.set->skeleton().size(); });
+
+  auto ok = [](const Status& s) { check_or_raise(s); };
+  py::class_<PyAnimator>(m, "Animator", "One character's players, fades, sync and events")
+      .def(py::init<ClipSetRef, std::vector<py::tuple>, std::vector<std::string>, bool, bool,
+                    std::uint32_t>(),
+           py::arg("clip_set"), py::kw_only(), py::arg("layers") = std::vector<py::tuple>(),
+           py::arg("sync_groups") = std::vector<std::string>(), py::arg("inertialization") = false,
+           py::arg("marker_events") = false, py::arg("max_players") = 8u)
+      .def("play", &PyAnimator::play, py::arg("clip"), py::kw_only(), py::arg("layer") = 0u,
+           py::arg("weight") = 1.0f, py::arg("time_scale") = 1.0f, py::arg("wrap") = "loop",
+           py::arg("repetitions") = 0u, py::arg("start_offset") = 0.0f, py::arg("fade_in") = 0.0f,
+           py::arg("curve") = "linear", py::arg("sync_group") = -1,
+           "Starts a clip; returns the player")
+      .def("play_blend_space", &PyAnimator::play_blend_space, py::arg("space"), py::arg("x") = 0.0f,
+           py::arg("y") = 0.0f, py::kw_only(), py::arg("layer") = 0u, py::arg("weight") = 1.0f,
+           py::arg("time_scale") = 1.0f, py::arg("fade_in") = 0.0f, py::arg("curve") = "linear",
+           py::arg("sync_group") = -1,
+           "Starts a blend space at parameter (x, y); returns the player")
+      .def(
+          "stop", [](PyAnimator& a, std::uint32_t p) { return a.get().stop(PlayerId{p}); },
+          py::arg("player"))
+      .def(
+          "pause",
+          [](PyAnimator& a, std::uint32_t p, bool paused) {
+            return a.get().set_paused(PlayerId{p}, paused);
+          },
+          py::arg("player"), py::arg("paused") = true)
+      .def(
+          "set_time",
+          [ok](PyAnimator& a, std::uint32_t p, float s) { ok(a.get().set_time(PlayerId{p}, s)); },
+          py::arg("player"), py::arg("seconds"))
+      .def(
+          "set_weight",
+          [](PyAnimator& a, std::uint32_t p, float w) {
+            return a.get().set_weight(PlayerId{p}, w);
+          },
+          py::arg("player"), py::arg("weight"))
+      .def(
+          "set_time_scale",
+          [](PyAnimator& a, std::uint32_t p, float s) {
+            return a.get().set_time_scale(PlayerId{p}, s);
+          },
+          py::arg("player"), py::arg("time_scale"))
+      .def(
+          "set_parameter",
+          [](PyAnimator& a, std::uint32_t p, float x, float y) {
+            return a.get().set_blend_parameter(PlayerId{p}, x, y);
+          },
+          py::arg("player"), py::arg("x"), py::arg("y") = 0.0f)
+      .def(
+          "fade_in",
+          [ok](PyAnimator& a, std::uint32_t p, float d, const std::string& c) {
+            ok(a.get().fade_in(PlayerId{p}, d, parse_curve(c)));
+          },
+          py::arg("player"), py::arg("duration"), py::arg("curve") = "linear")
+      .def(
+          "fade_out",
+          [ok](PyAnimator& a, std::uint32_t p, float d, const std::string& c, bool stop) {
+            ok(a.get().fade_out(PlayerId{p}, d, parse_curve(c), stop));
+          },
+          py::arg("player"), py::arg("duration"), py::arg("curve") = "linear",
+          py::arg("stop_when_faded") = true)
+      .def(
+          "cross_fade",
+          [ok](PyAnimator& a, std::uint32_t from, std::uint32_t to, float d, const std::string& c) {
+            ok(a.get().cross_fade(PlayerId{from}, PlayerId{to}, d, parse_curve(c)));
+          },
+          py::arg("from_player"), py::arg("to_player"), py::arg("duration"),
+          py::arg("curve") = "linear")
+      .def(
+          "warp",
+          [ok](PyAnimator& a, std::uint32_t p, float scale, float d) {
+            ok(a.get().warp(PlayerId{p}, scale, d));
+          },
+          py::arg("player"), py::arg("time_scale"), py::arg("duration"))
+      .def(
+          "inertialize",
+          [ok](PyAnimator& a, std::uint32_t from, std::uint32_t to, float d) {
+            ok(a.get().inertialize(PlayerId{from}, PlayerId{to}, d));
+          },
+          py::arg("from_player"), py::arg("to_player"), py::arg("duration"))
+      .def("update", &PyAnimator::update, py::arg("dt"),
+           "Advances time by dt seconds; returns the events fired, in time order")
+      .def("evaluate", &PyAnimator::evaluate, py::arg("out") = py::none(),
+           "The blended local pose: (joints, 10) float32")
+      .def("info", &PyAnimator::info, py::arg("player"))
+      .def_property_readonly("root_motion", &PyAnimator::root_motion,
+                             "The last update's root-motion delta: (10,) float32")
+      .def_property_readonly(
+          "player_count",
+          [](const PyAnimator& a) { return const_cast<PyAnimator&>(a).get().player_count(); })
+      .def_property_readonly("size_bytes", [](const PyAnimator& a) {
+        return const_cast<PyAnimator&>(a).get().size_bytes();
+      });
+}
+
+}  // namespace marrow::python

@@ -1,0 +1,47 @@
+// What every binding file shares: marrow.Error and the conversions of option strings.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <string>
+#include <utility>
+
+#include "marrow/base/error.h"
+#include "marrow/clip/sampling.h"
+
+namespace marrow::python {
+
+namespace py = pybind11;
+
+// marrow.Error, created by the module's init: every failure marrow reports.
+inline PyObject*& error_type() {
+  static PyObject* type = nullptr;
+  return type;
+}
+
+[[noreturn]] inline void raise(const std::string& message) {
+  PyErr_SetString(error_type(), message.c_str());
+  throw py::error_already_set();
+}
+
+template <typename T>
+T value_or_raise(Result<T> result) {
+  if (!result) raise(result.error().message);
+  return std::move(result).value();
+}
+
+inline void check_or_raise(const Status& status) {
+  if (!status) raise(status.error().message);
+}
+
+inline WrapMode parse_wrap(const std::string& wrap) {
+  if (wrap == "clamp") return WrapMode::kClamp;
+  if (wrap == "loop") return WrapMode::kLoop;
+  if (wrap == "pingpong") return WrapMode::kPingPong;
+  throw py::value_error("wrap: expected 'clamp', 'loop' or 'pingpong', got '" + wrap + "'");
+}
+
+// The controller's bindings (control.cpp): ClipSet and Animator.
+void bind_control(py::module_& m);
+
+}  // namespace marrow::python
