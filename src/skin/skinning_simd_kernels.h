@@ -139,6 +139,8 @@ MARROW_SKIN_KERNEL void lbs_block(const GroupArgs& a, const float* palette, std:
                                   std::size_t s, std::size_t lanes) {
   if constexpr (K != 0) k = K;
   F r01[8], r23[8];  // per vertex: blended columns 0-1 and 2-3
+  // Unrolled, so the 16 rows stay in registers up to the transpose.
+#pragma GCC unroll 8
   for (std::size_t v = 0; v < 8; ++v) {
     const std::size_t slot = s + (kFull || v < lanes ? v : lanes - 1);
     const std::uint16_t* joint = a.joints + slot * k;
@@ -184,6 +186,7 @@ MARROW_SKIN_KERNEL void dqs_block(const GroupArgs& a, const float* palette, std:
   F dq[8];                 // per vertex: blended real x y z w, dual x y z w
   F stretch[8];            // per vertex: blended stretch elements 0-7 (column-major)
   float stretch8[8] = {};  // and element 8
+#pragma GCC unroll 8
   for (std::size_t v = 0; v < 8; ++v) {
     const std::size_t slot = s + (kFull || v < lanes ? v : lanes - 1);
     const std::uint16_t* joint = a.joints + slot * k;
