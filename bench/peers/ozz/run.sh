@@ -9,8 +9,9 @@
 # MIT licence). BUILD_DIR (default: $TMPDIR or /tmp, /marrow-peers-ozz) receives ozz's build, the
 # converted .ozz files and the side-by-side build. Environment: MARROW_SHARED_DIR (default
 # ../shared beside the repository) for Soldier.glb, CPU (default 1) for the pinned core,
-# REPETITIONS (default 7), JOBS (default 2) for the builds. Arguments after BUILD_DIR go to the
-# program (e.g. --quick).
+# REPETITIONS (default 7), JOBS (default 2) for the builds, MARROW_PREFIX (optional) for an
+# installed Release marrow to link instead of building this checkout again. Arguments after
+# BUILD_DIR go to the program (e.g. --quick).
 set -eu
 
 if [ $# -lt 1 ]; then
@@ -76,7 +77,7 @@ echo "== building side_by_side"
 # shellcheck disable=SC2086
 logged "$build/side-configure.log" cmake -S "$here" -B "$build/side" $generator \
   -DCMAKE_BUILD_TYPE=Release -DMARROW_SOURCE_DIR="$repo" -DOZZ_SOURCE_DIR="$ozz_src" \
-  -DOZZ_BUILD_DIR="$build/ozz"
+  -DOZZ_BUILD_DIR="$build/ozz" -DMARROW_PREFIX="${MARROW_PREFIX:-}"
 logged "$build/side-build.log" cmake --build "$build/side" -j "$jobs" --target side_by_side
 
 # 4. A second conversion with ozz's default tolerance and distance scaled to the character's
