@@ -66,9 +66,9 @@ MARROW_SKIN_KERNEL V3<F> rotate(const V3<F>& q, F w, const V3<F>& v) {
   return v + t * w + cross(q, t);
 }
 
-// Inputs and outputs of a block of 8 slots starting at `s`. A full block reads and writes in
-// place; the last, partial block (`lanes` < 8) goes through buffers padded with its last slot,
-// and outputs that are not 8 consecutive vertices are scattered one by one.
+// Inputs and outputs of a block of 8 slots starting at `s`. A full block reads in place and
+// writes 8 consecutive vertices in place or scatters them (store_scattered3/4); the last, partial
+// block (`lanes` < 8) goes through buffers padded with its last slot.
 template <class F, bool kFull>
 MARROW_SKIN_KERNEL V3<F> load3(const float* p, std::size_t s, std::size_t lanes) {
   V3<F> r;
@@ -108,13 +108,15 @@ MARROW_SKIN_KERNEL void store3(float* out, const std::uint32_t* index, std::size
                                const V3<F>& v) {
   if (consecutive<kFull>(index)) {
     store_interleaved3(out + 3 * static_cast<std::size_t>(index[0]), v.x, v.y, v.z);
-    return;
-  }
-  float buffer[24];
-  store_interleaved3(buffer, v.x, v.y, v.z);
-  for (std::size_t i = 0; i < lanes; ++i) {
-    float* to = out + 3 * static_cast<std::size_t>(index[i]);
-    to[0] = buffer[3 * i], to[1] = buffer[3 * i + 1], to[2] = buffer[3 * i + 2];
+  } else if constexpr (kFull) {
+    store_scattered3(out, index, v.x, v.y, v.z);
+  } else {
+    float buffer[24];
+    store_interleaved3(buffer, v.x, v.y, v.z);
+    for (std::size_t i = 0; i < lanes; ++i) {
+      float* to = out + 3 * static_cast<std::size_t>(index[i]);
+      to[0] = buffer[3 * i], to[1] = buffer[3 * i + 1], to[2] = buffer[3 * i + 2];
+    }
   }
 }
 template <class F, bool kFull>
@@ -122,13 +124,15 @@ MARROW_SKIN_KERNEL void store4(float* out, const std::uint32_t* index, std::size
                                const V3<F>& v, F w) {
   if (consecutive<kFull>(index)) {
     store_interleaved4(out + 4 * static_cast<std::size_t>(index[0]), v.x, v.y, v.z, w);
-    return;
-  }
-  float buffer[32];
-  store_interleaved4(buffer, v.x, v.y, v.z, w);
-  for (std::size_t i = 0; i < lanes; ++i) {
-    float* to = out + 4 * static_cast<std::size_t>(index[i]);
-    for (int c = 0; c < 4; ++c) to[c] = buffer[4 * i + c];
+  } else if constexpr (kFull) {
+    store_scattered4(out, index, v.x, v.y, v.z, w);
+  } else {
+    float buffer[32];
+    store_interleaved4(buffer, v.x, v.y, v.z, w);
+    for (std::size_t i = 0; i < lanes; ++i) {
+      float* to = out + 4 * static_cast<std::size_t>(index[i]);
+      for (int c = 0; c < 4; ++c) to[c] = buffer[4 * i + c];
+    }
   }
 }
 

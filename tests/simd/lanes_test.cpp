@@ -2,6 +2,9 @@
 // against their definition (src/math/simd/README.md).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
+
 #include "lanes_probe.h"
 #include "simd_test_util.h"
 
@@ -44,6 +47,28 @@ TEST(Lanes, InterleavedLoadsSplitComponentsAndStoresPutThemBack) {
     }
     for (int i = 0; i < 24; ++i) EXPECT_EQ(p.back3[i], in3[i]) << "element " << i;
     for (int i = 0; i < 32; ++i) EXPECT_EQ(p.back4[i], in4[i]) << "element " << i;
+  });
+}
+
+TEST(Lanes, ScatteredStoresWriteEachVectorAtItsIndexAndNothingElse) {
+  float in3[24], in4[32];
+  for (int i = 0; i < 24; ++i) in3[i] = 100.0f + static_cast<float>(i);
+  for (int i = 0; i < 32; ++i) in4[i] = -1.0f - static_cast<float>(i);
+  constexpr float kUntouched = 7777.0f;
+  for_each_simd_level([&](SimdLevel level) {
+    InterleaveProbe p{};
+    std::fill(std::begin(p.scattered3), std::end(p.scattered3), kUntouched);
+    std::fill(std::begin(p.scattered4), std::end(p.scattered4), kUntouched);
+    probe_of(level)(in3, in4, p);
+    float want3[48], want4[64];
+    std::fill(std::begin(want3), std::end(want3), kUntouched);
+    std::fill(std::begin(want4), std::end(want4), kUntouched);
+    for (int i = 0; i < 8; ++i) {
+      for (int c = 0; c < 3; ++c) want3[3 * kScatterIndex[i] + c] = in3[3 * i + c];
+      for (int c = 0; c < 4; ++c) want4[4 * kScatterIndex[i] + c] = in4[4 * i + c];
+    }
+    for (int i = 0; i < 48; ++i) EXPECT_EQ(p.scattered3[i], want3[i]) << "element " << i;
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(p.scattered4[i], want4[i]) << "element " << i;
   });
 }
 

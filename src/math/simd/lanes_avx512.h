@@ -217,4 +217,29 @@ MARROW_LANES_INLINE void store_interleaved4(float* p, F x, F y, F z, F w) {
   _mm256_storeu_ps(p + 24, _mm256_permute2f128_ps(z.v, w.v, 0x31));
 }
 
+// Scattered stores: vector i of the 8 (3 or 4 components) to out + 3 * index[i] (or 4 *), and
+// nothing else written, so the indices may skip vertices that belong to others. One 4x4
+// transpose per 128-bit half; a 3-float vector is one masked store.
+MARROW_LANES_INLINE void store_scattered3(float* out, const std::uint32_t* index, F x, F y, F z) {
+  __m256 a = x.v, b = y.v, c = z.v, d = z.v;
+  transpose4_halves(a, b, c, d);  // a: vectors 0 and 4, b: 1 and 5, c: 2 and 6, d: 3 and 7
+  const __m256 v[4] = {a, b, c, d};
+  for (int i = 0; i < 4; ++i) {
+    _mm_mask_storeu_ps(out + 3 * static_cast<std::size_t>(index[i]), 0x7,
+                       _mm256_castps256_ps128(v[i]));
+    _mm_mask_storeu_ps(out + 3 * static_cast<std::size_t>(index[4 + i]), 0x7,
+                       _mm256_extractf128_ps(v[i], 1));
+  }
+}
+MARROW_LANES_INLINE void store_scattered4(float* out, const std::uint32_t* index, F x, F y, F z,
+                                          F w) {
+  __m256 a = x.v, b = y.v, c = z.v, d = w.v;
+  transpose4_halves(a, b, c, d);
+  const __m256 v[4] = {a, b, c, d};
+  for (int i = 0; i < 4; ++i) {
+    _mm_storeu_ps(out + 4 * static_cast<std::size_t>(index[i]), _mm256_castps256_ps128(v[i]));
+    _mm_storeu_ps(out + 4 * static_cast<std::size_t>(index[4 + i]), _mm256_extractf128_ps(v[i], 1));
+  }
+}
+
 }  // namespace marrow::simd::avx512

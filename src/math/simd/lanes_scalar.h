@@ -232,4 +232,20 @@ MARROW_LANES_INLINE void store_interleaved4(float* p, F x, F y, F z, F w) {
   }
 }
 
+// Scattered stores: vector i of the 8 (3 or 4 components) to out + 3 * index[i] (or 4 *), and
+// nothing else written, so the indices may skip vertices that belong to others.
+MARROW_LANES_INLINE void store_scattered3(float* out, const std::uint32_t* index, F x, F y, F z) {
+  for (int i = 0; i < 8; ++i) {
+    float* p = out + 3 * static_cast<std::size_t>(index[i]);
+    p[0] = x.v[i], p[1] = y.v[i], p[2] = z.v[i];
+  }
+}
+MARROW_LANES_INLINE void store_scattered4(float* out, const std::uint32_t* index, F x, F y, F z,
+                                          F w) {
+  for (int i = 0; i < 8; ++i) {
+    float* p = out + 4 * static_cast<std::size_t>(index[i]);
+    p[0] = x.v[i], p[1] = y.v[i], p[2] = z.v[i], p[3] = w.v[i];
+  }
+}
+
 }  // namespace marrow::simd::scalar

@@ -238,4 +238,35 @@ MARROW_LANES_INLINE void store_interleaved4(float* p, F x, F y, F z, F w) {
   _mm_storeu_ps(p + 28, w.hi);
 }
 
+// Scattered stores: vector i of the 8 (3 or 4 components) to out + 3 * index[i] (or 4 *), and
+// nothing else written, so the indices may skip vertices that belong to others. Four vectors
+// per 4x4 transpose; a 3-float vector is written as 2 floats and 1.
+MARROW_LANES_INLINE void store3_at(float* p, __m128 v) {
+  _mm_storel_pi(reinterpret_cast<__m64*>(p), v);
+  _mm_store_ss(p + 2, _mm_movehl_ps(v, v));
+}
+MARROW_LANES_INLINE void store_scattered3(float* out, const std::uint32_t* index, F x, F y, F z) {
+  for (int h = 0; h < 2; ++h) {
+    __m128 a = h ? x.hi : x.lo, b = h ? y.hi : y.lo, c = h ? z.hi : z.lo, d = c;
+    transpose4(a, b, c, d);
+    const std::uint32_t* i = index + 4 * h;
+    store3_at(out + 3 * static_cast<std::size_t>(i[0]), a);
+    store3_at(out + 3 * static_cast<std::size_t>(i[1]), b);
+    store3_at(out + 3 * static_cast<std::size_t>(i[2]), c);
+    store3_at(out + 3 * static_cast<std::size_t>(i[3]), d);
+  }
+}
+MARROW_LANES_INLINE void store_scattered4(float* out, const std::uint32_t* index, F x, F y, F z,
+                                          F w) {
+  for (int h = 0; h < 2; ++h) {
+    __m128 a = h ? x.hi : x.lo, b = h ? y.hi : y.lo, c = h ? z.hi : z.lo, d = h ? w.hi : w.lo;
+    transpose4(a, b, c, d);
+    const std::uint32_t* i = index + 4 * h;
+    _mm_storeu_ps(out + 4 * static_cast<std::size_t>(i[0]), a);
+    _mm_storeu_ps(out + 4 * static_cast<std::size_t>(i[1]), b);
+    _mm_storeu_ps(out + 4 * static_cast<std::size_t>(i[2]), c);
+    _mm_storeu_ps(out + 4 * static_cast<std::size_t>(i[3]), d);
+  }
+}
+
 }  // namespace marrow::simd::sse2
