@@ -3,12 +3,14 @@
 // pins this process to one core; README.md says what each row measures.
 //
 //   side_by_side --soldier=Soldier.glb --ozz-data=DIR [--ozz-scaled-data=DIR] [--repetitions=N]
-//                [--quick]
+//                [--quick] [--only=GROUP]
 //   side_by_side --soldier=Soldier.glb --print-ozz-scaled-config
 //
 // Every timed workload runs once per repetition, all of them one after the other (A B C A B C
 // ...), so a change in the machine's load touches all alike; the tables give the minimum and the
-// median of the thread's CPU time over the repetitions.
+// median of the thread's CPU time over the repetitions. --only=GROUP runs only the workloads whose
+// group starts with GROUP (e.g. "c Soldier") and prints their timings alone, without the clips
+// compiled at ozz's error and the memory and error tables: for profilers (README.md).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -569,7 +571,7 @@ void print_scaled_config(const Scene& s) {
 
 int main(int argc, char** argv) {
   using namespace peer;
-  std::string soldier, ozz_dir, scaled_dir;
+  std::string soldier, ozz_dir, scaled_dir, only;
   int repetitions = 7;
   bool quick = false, print_config = false;
   for (int i = 1; i < argc; ++i) {
@@ -585,6 +587,8 @@ int main(int argc, char** argv) {
       scaled_dir = value;
     } else if (key == "--repetitions") {
       repetitions = std::atoi(value.c_str());
+    } else if (key == "--only") {
+      only = value;
     } else if (a == "--quick") {
       quick = true;
     } else if (a == "--print-ozz-scaled-config") {
@@ -621,8 +625,10 @@ int main(int argc, char** argv) {
   // (e) first: marrow's "at ozz's error" clips are compiled with ozz's measured error as bound.
   const float distance = s.marrow[0].clips[0].report().distance;
   std::vector<ClipErrors> errors;
-  for (std::size_t k = 0; k < kClipCount; ++k) errors.push_back(measure_errors(s, k, distance));
-  for (std::size_t v = 0; v < s.ozz.size(); ++v) {
+  if (only.empty()) {
+    for (std::size_t k = 0; k < kClipCount; ++k) errors.push_back(measure_errors(s, k, distance));
+  }
+  for (std::size_t v = 0; !errors.empty() && v < s.ozz.size(); ++v) {
     MarrowClips at{"marrow at " + s.ozz[v]->label + "'s error", {}};
     for (std::size_t k = 0; k < kClipCount; ++k) {
       CompileOptions options;
@@ -635,7 +641,7 @@ int main(int argc, char** argv) {
     }
     s.marrow.push_back(std::move(at));
   }
-  for (std::size_t k = 0; k < kClipCount; ++k) errors[k] = measure_errors(s, k, distance);
+  for (std::size_t k = 0; k < errors.size(); ++k) errors[k] = measure_errors(s, k, distance);
 
   const double bandwidth_before = memcpy_bandwidth(quick ? 2 : 5);
 
@@ -667,6 +673,8 @@ int main(int argc, char** argv) {
       {"b", three + s.marrow[0].label, [&] { return blend_compiled(s, compiled_state[0], o); }});
   w.push_back({"b", three + "marrow exact", [&] { return blend_exact(s, exact_state, o); }});
   add_skinning_workloads(s, quick ? 20 : 200, w);
+  std::erase_if(w, [&](const Workload& x) { return x.group.rfind(only, 0) != 0; });
+  if (w.empty()) fail("no workload's group starts with '" + only + "'");
 
   // A warm-up round, then the interleaved repetitions.
   for (Workload& x : w) x.items = x.run();
@@ -715,6 +723,7 @@ int main(int argc, char** argv) {
       "repetition (Walk for (a)). (c): million vertices per second, one thread, "
       "positions + normals, in cache; synthetic: 4 influences, Soldier: 1 to 4.\n\n",
       o.characters, o.frames);
+  if (!only.empty()) return 0;
 
   // (d) Memory.
   const auto ozz_groups = static_cast<std::size_t>(s.ozz_skeleton.num_soa_joints());
