@@ -131,7 +131,8 @@ void Sizes(benchmark::internal::Benchmark* b) {
 }
 
 // The in-cache mesh, one thread, on each SIMD level forced in turn (0 scalar lanes, 1 SSE2,
-// 2 AVX2, 3 AVX-512; a level the machine lacks is skipped).
+// 2 AVX2, 3 AVX-512; a level the machine lacks is skipped), skinning positions (outputs 0),
+// positions + normals (1) or positions + normals + tangents (2).
 void BM_SkinLevel(benchmark::State& state, Kernel kernel) {
   const auto level = static_cast<SimdLevel>(state.range(0));
   if (!set_simd_level(level)) {
@@ -146,7 +147,10 @@ void BM_SkinLevel(benchmark::State& state, Kernel kernel) {
   compute_dual_quat_palette(palette, dq);
   std::vector<Vec3> positions(kVertices), normals(kVertices);
   std::vector<std::array<float, 4>> tangents(kVertices);
-  const SkinningOutput out{positions, normals, tangents};
+  const auto outputs = state.range(1);
+  const SkinningOutput out{
+      positions, outputs >= 1 ? std::span<Vec3>(normals) : std::span<Vec3>(),
+      outputs >= 2 ? std::span<std::array<float, 4>>(tangents) : std::span<std::array<float, 4>>()};
   for (auto _ : state) {
     const bool ok = kernel == kLbs ? skin(mesh, palette, SkinningMethod::kLinear, out)
                                    : skin(mesh, std::span<const DqsJoint>(dq), out, 0, kVertices);
@@ -159,8 +163,12 @@ void BM_SkinLevel(benchmark::State& state, Kernel kernel) {
   state.counters["Mverts/s"] = benchmark::Counter(static_cast<double>(kVertices) * 1e-6,
                                                   benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK_CAPTURE(BM_SkinLevel, Lbs, kLbs)->ArgName("level")->DenseRange(0, 3);
-BENCHMARK_CAPTURE(BM_SkinLevel, Dqs, kDqs)->ArgName("level")->DenseRange(0, 3);
+BENCHMARK_CAPTURE(BM_SkinLevel, Lbs, kLbs)
+    ->ArgNames({"level", "outputs"})
+    ->ArgsProduct({{0, 1, 2, 3}, {0, 1, 2}});
+BENCHMARK_CAPTURE(BM_SkinLevel, Dqs, kDqs)
+    ->ArgNames({"level", "outputs"})
+    ->ArgsProduct({{0, 1, 2, 3}, {0, 1, 2}});
 
 BENCHMARK_CAPTURE(BM_Skin, ScalarLbs, kScalarLbs)->Apply(Sizes);
 BENCHMARK_CAPTURE(BM_Skin, Lbs, kLbs)->Apply(Sizes);
