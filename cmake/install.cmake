@@ -23,8 +23,7 @@ endforeach()
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/marrow ${PROJECT_BINARY_DIR}/include/marrow
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT development FILES_MATCHING
-        PATTERN "*.h"
-        PATTERN "demo" EXCLUDE)  # the demo's character is content for the app, not installed
+        PATTERN "*.h")
 # The command and the child process it imports FBX in (found beside the command).
 install(TARGETS marrow marrow-import-helper RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
 
