@@ -71,8 +71,8 @@ void dqs_scalar(const KernelArgs& a, const DqsJoint* palette, const SkinningMesh
 void dqs_scalar_from_matrices(const KernelArgs& a, const Mat4* palette,
                               const SkinningMesh::Data::Group& g, std::size_t s0, std::size_t s1);
 
-// SIMD kernels (skinning_simd.cpp), runtime-dispatched; same results as the scalar ones to
-// float rounding.
+// SIMD kernels (skinning_simd.cpp: the level simd.h chose, skinning_simd_kernels.h); same
+// results as the scalar ones to float rounding.
 void lbs_simd(const KernelArgs& a, const Mat4* palette, const SkinningMesh::Data::Group& g,
               std::size_t s0, std::size_t s1);
 // rigid: every joint of the palette has an identity stretch (see all_rigid).

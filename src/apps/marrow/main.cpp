@@ -31,9 +31,9 @@ void set_example(CLI::App& command, const std::string& example) {
 
 namespace {
 
-// The skinning kernels the loader picks on this CPU (skin/skinning_simd.cpp compiles an
-// x86-64-v3 clone beside the baseline; sanitizer builds keep only the baseline).
-std::string skinning_kernels() {
+// The morph kernels the loader picks on this CPU (skin/morph_simd.cpp compiles an x86-64-v3
+// clone beside the baseline; sanitizer builds keep only the baseline).
+std::string morph_kernels() {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
@@ -52,9 +52,9 @@ std::string version_text() {
   for (std::string_view ext : readable_extensions()) out << " " << ext;
   out << "\nwrites: .glb .gltf .marrow\nrenders: .png .gif .mp4 ("
       << (render::find_on_path("ffmpeg") ? "ffmpeg found" : "needs ffmpeg: apt-get install ffmpeg")
-      << ")\nsimd: " << to_string(active_simd_level()) << " (pose and clip kernels; detected "
-      << to_string(detected_simd_level()) << ", MARROW_SIMD may lower it), skinning kernels "
-      << skinning_kernels();
+      << ")\nsimd: " << to_string(active_simd_level())
+      << " (pose, clip and skinning kernels; detected " << to_string(detected_simd_level())
+      << ", MARROW_SIMD may lower it), morph kernels " << morph_kernels();
   return out.str();
 }
 

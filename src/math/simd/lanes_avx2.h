@@ -163,4 +163,84 @@ MARROW_LANES_INLINE void transpose8x8(F (&r)[8]) {
   r[7].v = _mm256_permute2f128_ps(u3, u7, 0x31);
 }
 
+// Structure-of-arrays views of interleaved vectors: 8 vectors of 3 floats (x y z x y z ...) or of
+// 4 floats (x y z w x y z w ...), split into one register per component, and back. Each 128-bit
+// half holds four vectors (0-3 low, 4-7 high) and is shuffled as lanes_sse2.h's deinterleave3.
+MARROW_LANES_INLINE __m256 load_halves(const float* lo, const float* hi) {
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo)), _mm_loadu_ps(hi), 1);
+}
+MARROW_LANES_INLINE void load_interleaved3(const float* p, F& x, F& y, F& z) {
+  const __m256 a = load_halves(p, p + 12), b = load_halves(p + 4, p + 16);
+  const __m256 c = load_halves(p + 8, p + 20);
+  x.v = _mm256_shuffle_ps(a, _mm256_shuffle_ps(b, c, _MM_SHUFFLE(1, 1, 2, 2)),
+                          _MM_SHUFFLE(2, 0, 3, 0));
+  y.v =
+      _mm256_shuffle_ps(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 1, 1)),
+                        _mm256_shuffle_ps(b, c, _MM_SHUFFLE(2, 2, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
+  z.v = _mm256_shuffle_ps(_mm256_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2)), c,
+                          _MM_SHUFFLE(3, 0, 2, 0));
+}
+MARROW_LANES_INLINE void store_interleaved3(float* p, F x, F y, F z) {
+  const __m256 a = _mm256_shuffle_ps(_mm256_unpacklo_ps(x.v, y.v),
+                                     _mm256_shuffle_ps(z.v, x.v, _MM_SHUFFLE(1, 1, 0, 0)),
+                                     _MM_SHUFFLE(2, 0, 1, 0));
+  const __m256 b = _mm256_shuffle_ps(_mm256_shuffle_ps(y.v, z.v, _MM_SHUFFLE(1, 1, 1, 1)),
+                                     _mm256_unpackhi_ps(x.v, y.v), _MM_SHUFFLE(1, 0, 2, 0));
+  const __m256 c = _mm256_shuffle_ps(_mm256_shuffle_ps(z.v, x.v, _MM_SHUFFLE(3, 3, 2, 2)),
+                                     _mm256_shuffle_ps(y.v, z.v, _MM_SHUFFLE(3, 3, 3, 3)),
+                                     _MM_SHUFFLE(2, 0, 2, 0));
+  _mm256_storeu_ps(p, _mm256_permute2f128_ps(a, b, 0x20));
+  _mm256_storeu_ps(p + 8, _mm256_permute2f128_ps(c, a, 0x30));
+  _mm256_storeu_ps(p + 16, _mm256_permute2f128_ps(b, c, 0x31));
+}
+// The 4x4 transpose within each 128-bit half.
+MARROW_LANES_INLINE void transpose4_halves(__m256& a, __m256& b, __m256& c, __m256& d) {
+  const __m256 t0 = _mm256_unpacklo_ps(a, b), t1 = _mm256_unpacklo_ps(c, d);
+  const __m256 t2 = _mm256_unpackhi_ps(a, b), t3 = _mm256_unpackhi_ps(c, d);
+  a = _mm256_shuffle_ps(t0, t1, _MM_SHUFFLE(1, 0, 1, 0));
+  b = _mm256_shuffle_ps(t0, t1, _MM_SHUFFLE(3, 2, 3, 2));
+  c = _mm256_shuffle_ps(t2, t3, _MM_SHUFFLE(1, 0, 1, 0));
+  d = _mm256_shuffle_ps(t2, t3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+MARROW_LANES_INLINE void load_interleaved4(const float* p, F& x, F& y, F& z, F& w) {
+  x.v = load_halves(p, p + 16), y.v = load_halves(p + 4, p + 20);
+  z.v = load_halves(p + 8, p + 24), w.v = load_halves(p + 12, p + 28);
+  transpose4_halves(x.v, y.v, z.v, w.v);
+}
+MARROW_LANES_INLINE void store_interleaved4(float* p, F x, F y, F z, F w) {
+  transpose4_halves(x.v, y.v, z.v, w.v);
+  _mm256_storeu_ps(p, _mm256_permute2f128_ps(x.v, y.v, 0x20));
+  _mm256_storeu_ps(p + 8, _mm256_permute2f128_ps(z.v, w.v, 0x20));
+  _mm256_storeu_ps(p + 16, _mm256_permute2f128_ps(x.v, y.v, 0x31));
+  _mm256_storeu_ps(p + 24, _mm256_permute2f128_ps(z.v, w.v, 0x31));
+}
+
+// Scattered stores: vector i of the 8 (3 or 4 components) to out + 3 * index[i] (or 4 *), and
+// nothing else written, so the indices may skip vertices that belong to others. One 4x4
+// transpose per 128-bit half; a 3-float vector is written as 2 floats and 1 (AMD runs AVX2's
+// masked stores as microcode).
+MARROW_LANES_INLINE void store3_at(float* p, __m128 v) {
+  _mm_storel_pi(reinterpret_cast<__m64*>(p), v);
+  _mm_store_ss(p + 2, _mm_movehl_ps(v, v));
+}
+MARROW_LANES_INLINE void store_scattered3(float* out, const std::uint32_t* index, F x, F y, F z) {
+  __m256 a = x.v, b = y.v, c = z.v, d = z.v;
+  transpose4_halves(a, b, c, d);  // a: vectors 0 and 4, b: 1 and 5, c: 2 and 6, d: 3 and 7
+  const __m256 v[4] = {a, b, c, d};
+  for (int i = 0; i < 4; ++i) {
+    store3_at(out + 3 * static_cast<std::size_t>(index[i]), _mm256_castps256_ps128(v[i]));
+    store3_at(out + 3 * static_cast<std::size_t>(index[4 + i]), _mm256_extractf128_ps(v[i], 1));
+  }
+}
+MARROW_LANES_INLINE void store_scattered4(float* out, const std::uint32_t* index, F x, F y, F z,
+                                          F w) {
+  __m256 a = x.v, b = y.v, c = z.v, d = w.v;
+  transpose4_halves(a, b, c, d);
+  const __m256 v[4] = {a, b, c, d};
+  for (int i = 0; i < 4; ++i) {
+    _mm_storeu_ps(out + 4 * static_cast<std::size_t>(index[i]), _mm256_castps256_ps128(v[i]));
+    _mm_storeu_ps(out + 4 * static_cast<std::size_t>(index[4 + i]), _mm256_extractf128_ps(v[i], 1));
+  }
+}
+
 }  // namespace marrow::simd::avx2

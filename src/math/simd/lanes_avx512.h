@@ -168,4 +168,78 @@ MARROW_LANES_INLINE void transpose8x8(F (&r)[8]) {
   r[7].v = _mm256_permute2f128_ps(u3, u7, 0x31);
 }
 
+// Structure-of-arrays views of interleaved vectors: 8 vectors of 3 floats (x y z x y z ...) or of
+// 4 floats (x y z w x y z w ...), split into one register per component, and back. Two-source
+// permutes pick each component from the 16 floats of two registers.
+MARROW_LANES_INLINE void load_interleaved3(const float* p, F& x, F& y, F& z) {
+  const __m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8), c = _mm256_loadu_ps(p + 16);
+  // From a:b the components of vectors 0-5 (elements 0-17 of p), then those of 6-7 from c.
+  const __m256 xab = _mm256_permutex2var_ps(a, _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 0, 0), b);
+  const __m256 yab = _mm256_permutex2var_ps(a, _mm256_setr_epi32(1, 4, 7, 10, 13, 0, 0, 0), b);
+  const __m256 zab = _mm256_permutex2var_ps(a, _mm256_setr_epi32(2, 5, 8, 11, 14, 0, 0, 0), b);
+  x.v = _mm256_permutex2var_ps(xab, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 10, 13), c);
+  y.v = _mm256_permutex2var_ps(yab, _mm256_setr_epi32(0, 1, 2, 3, 4, 8, 11, 14), c);
+  z.v = _mm256_permutex2var_ps(zab, _mm256_setr_epi32(0, 1, 2, 3, 4, 9, 12, 15), c);
+}
+MARROW_LANES_INLINE void store_interleaved3(float* p, F x, F y, F z) {
+  // p[0..7] = x0 y0 z0 x1 y1 z1 x2 y2, p[8..15] = z2 x3 y3 z3 x4 y4 z4 x5,
+  // p[16..23] = y5 z5 x6 y6 z6 x7 y7 z7; indices 0-7 pick from the first source, 8-15 the second.
+  const __m256 xy = _mm256_permutex2var_ps(x.v, _mm256_setr_epi32(0, 8, 0, 1, 9, 0, 2, 10), y.v);
+  const __m256 a = _mm256_permutex2var_ps(xy, _mm256_setr_epi32(0, 1, 8, 3, 4, 9, 6, 7), z.v);
+  const __m256 xz = _mm256_permutex2var_ps(x.v, _mm256_setr_epi32(10, 3, 0, 11, 4, 0, 12, 5), z.v);
+  const __m256 b = _mm256_permutex2var_ps(xz, _mm256_setr_epi32(0, 1, 11, 3, 4, 12, 6, 7), y.v);
+  const __m256 yz = _mm256_permutex2var_ps(y.v, _mm256_setr_epi32(5, 13, 0, 6, 14, 0, 7, 15), z.v);
+  const __m256 c = _mm256_permutex2var_ps(yz, _mm256_setr_epi32(0, 1, 14, 3, 4, 15, 6, 7), x.v);
+  _mm256_storeu_ps(p, a), _mm256_storeu_ps(p + 8, b), _mm256_storeu_ps(p + 16, c);
+}
+MARROW_LANES_INLINE __m256 load_halves(const float* lo, const float* hi) {
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo)), _mm_loadu_ps(hi), 1);
+}
+// The 4x4 transpose within each 128-bit half.
+MARROW_LANES_INLINE void transpose4_halves(__m256& a, __m256& b, __m256& c, __m256& d) {
+  const __m256 t0 = _mm256_unpacklo_ps(a, b), t1 = _mm256_unpacklo_ps(c, d);
+  const __m256 t2 = _mm256_unpackhi_ps(a, b), t3 = _mm256_unpackhi_ps(c, d);
+  a = _mm256_shuffle_ps(t0, t1, _MM_SHUFFLE(1, 0, 1, 0));
+  b = _mm256_shuffle_ps(t0, t1, _MM_SHUFFLE(3, 2, 3, 2));
+  c = _mm256_shuffle_ps(t2, t3, _MM_SHUFFLE(1, 0, 1, 0));
+  d = _mm256_shuffle_ps(t2, t3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+MARROW_LANES_INLINE void load_interleaved4(const float* p, F& x, F& y, F& z, F& w) {
+  x.v = load_halves(p, p + 16), y.v = load_halves(p + 4, p + 20);
+  z.v = load_halves(p + 8, p + 24), w.v = load_halves(p + 12, p + 28);
+  transpose4_halves(x.v, y.v, z.v, w.v);
+}
+MARROW_LANES_INLINE void store_interleaved4(float* p, F x, F y, F z, F w) {
+  transpose4_halves(x.v, y.v, z.v, w.v);
+  _mm256_storeu_ps(p, _mm256_permute2f128_ps(x.v, y.v, 0x20));
+  _mm256_storeu_ps(p + 8, _mm256_permute2f128_ps(z.v, w.v, 0x20));
+  _mm256_storeu_ps(p + 16, _mm256_permute2f128_ps(x.v, y.v, 0x31));
+  _mm256_storeu_ps(p + 24, _mm256_permute2f128_ps(z.v, w.v, 0x31));
+}
+
+// Scattered stores: vector i of the 8 (3 or 4 components) to out + 3 * index[i] (or 4 *), and
+// nothing else written, so the indices may skip vertices that belong to others. One 4x4
+// transpose per 128-bit half; a 3-float vector is one masked store.
+MARROW_LANES_INLINE void store_scattered3(float* out, const std::uint32_t* index, F x, F y, F z) {
+  __m256 a = x.v, b = y.v, c = z.v, d = z.v;
+  transpose4_halves(a, b, c, d);  // a: vectors 0 and 4, b: 1 and 5, c: 2 and 6, d: 3 and 7
+  const __m256 v[4] = {a, b, c, d};
+  for (int i = 0; i < 4; ++i) {
+    _mm_mask_storeu_ps(out + 3 * static_cast<std::size_t>(index[i]), 0x7,
+                       _mm256_castps256_ps128(v[i]));
+    _mm_mask_storeu_ps(out + 3 * static_cast<std::size_t>(index[4 + i]), 0x7,
+                       _mm256_extractf128_ps(v[i], 1));
+  }
+}
+MARROW_LANES_INLINE void store_scattered4(float* out, const std::uint32_t* index, F x, F y, F z,
+                                          F w) {
+  __m256 a = x.v, b = y.v, c = z.v, d = w.v;
+  transpose4_halves(a, b, c, d);
+  const __m256 v[4] = {a, b, c, d};
+  for (int i = 0; i < 4; ++i) {
+    _mm_storeu_ps(out + 4 * static_cast<std::size_t>(index[i]), _mm256_castps256_ps128(v[i]));
+    _mm_storeu_ps(out + 4 * static_cast<std::size_t>(index[4 + i]), _mm256_extractf128_ps(v[i], 1));
+  }
+}
+
 }  // namespace marrow::simd::avx512

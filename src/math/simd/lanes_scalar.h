@@ -213,4 +213,39 @@ MARROW_LANES_INLINE void transpose8x8(F (&rows)[8]) {
   }
 }
 
+// Structure-of-arrays views of interleaved vectors: 8 vectors of 3 floats (x y z x y z ...) or of
+// 4 floats (x y z w x y z w ...), split into one register per component, and back.
+MARROW_LANES_INLINE void load_interleaved3(const float* p, F& x, F& y, F& z) {
+  for (int i = 0; i < 8; ++i) x.v[i] = p[3 * i], y.v[i] = p[3 * i + 1], z.v[i] = p[3 * i + 2];
+}
+MARROW_LANES_INLINE void store_interleaved3(float* p, F x, F y, F z) {
+  for (int i = 0; i < 8; ++i) p[3 * i] = x.v[i], p[3 * i + 1] = y.v[i], p[3 * i + 2] = z.v[i];
+}
+MARROW_LANES_INLINE void load_interleaved4(const float* p, F& x, F& y, F& z, F& w) {
+  for (int i = 0; i < 8; ++i) {
+    x.v[i] = p[4 * i], y.v[i] = p[4 * i + 1], z.v[i] = p[4 * i + 2], w.v[i] = p[4 * i + 3];
+  }
+}
+MARROW_LANES_INLINE void store_interleaved4(float* p, F x, F y, F z, F w) {
+  for (int i = 0; i < 8; ++i) {
+    p[4 * i] = x.v[i], p[4 * i + 1] = y.v[i], p[4 * i + 2] = z.v[i], p[4 * i + 3] = w.v[i];
+  }
+}
+
+// Scattered stores: vector i of the 8 (3 or 4 components) to out + 3 * index[i] (or 4 *), and
+// nothing else written, so the indices may skip vertices that belong to others.
+MARROW_LANES_INLINE void store_scattered3(float* out, const std::uint32_t* index, F x, F y, F z) {
+  for (int i = 0; i < 8; ++i) {
+    float* p = out + 3 * static_cast<std::size_t>(index[i]);
+    p[0] = x.v[i], p[1] = y.v[i], p[2] = z.v[i];
+  }
+}
+MARROW_LANES_INLINE void store_scattered4(float* out, const std::uint32_t* index, F x, F y, F z,
+                                          F w) {
+  for (int i = 0; i < 8; ++i) {
+    float* p = out + 4 * static_cast<std::size_t>(index[i]);
+    p[0] = x.v[i], p[1] = y.v[i], p[2] = z.v[i], p[3] = w.v[i];
+  }
+}
+
 }  // namespace marrow::simd::scalar

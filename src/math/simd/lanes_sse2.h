@@ -191,4 +191,82 @@ MARROW_LANES_INLINE void transpose8x8(F (&r)[8]) {
   }
 }
 
+// Structure-of-arrays views of interleaved vectors: 8 vectors of 3 floats (x y z x y z ...) or of
+// 4 floats (x y z w x y z w ...), split into one register per component, and back.
+// Four xyz vectors a = x0 y0 z0 x1, b = y1 z1 x2 y2, c = z2 x3 y3 z3 to and from x, y, z.
+MARROW_LANES_INLINE void deinterleave3(__m128 a, __m128 b, __m128 c, __m128& x, __m128& y,
+                                       __m128& z) {
+  x = _mm_shuffle_ps(a, _mm_shuffle_ps(b, c, _MM_SHUFFLE(1, 1, 2, 2)), _MM_SHUFFLE(2, 0, 3, 0));
+  y = _mm_shuffle_ps(_mm_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 1, 1)),
+                     _mm_shuffle_ps(b, c, _MM_SHUFFLE(2, 2, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
+  z = _mm_shuffle_ps(_mm_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2)), c, _MM_SHUFFLE(3, 0, 2, 0));
+}
+MARROW_LANES_INLINE void interleave3(__m128 x, __m128 y, __m128 z, __m128& a, __m128& b,
+                                     __m128& c) {
+  a = _mm_shuffle_ps(_mm_unpacklo_ps(x, y), _mm_shuffle_ps(z, x, _MM_SHUFFLE(1, 1, 0, 0)),
+                     _MM_SHUFFLE(2, 0, 1, 0));
+  b = _mm_shuffle_ps(_mm_shuffle_ps(y, z, _MM_SHUFFLE(1, 1, 1, 1)), _mm_unpackhi_ps(x, y),
+                     _MM_SHUFFLE(1, 0, 2, 0));
+  c = _mm_shuffle_ps(_mm_shuffle_ps(z, x, _MM_SHUFFLE(3, 3, 2, 2)),
+                     _mm_shuffle_ps(y, z, _MM_SHUFFLE(3, 3, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
+}
+MARROW_LANES_INLINE void load_interleaved3(const float* p, F& x, F& y, F& z) {
+  deinterleave3(_mm_loadu_ps(p), _mm_loadu_ps(p + 4), _mm_loadu_ps(p + 8), x.lo, y.lo, z.lo);
+  deinterleave3(_mm_loadu_ps(p + 12), _mm_loadu_ps(p + 16), _mm_loadu_ps(p + 20), x.hi, y.hi, z.hi);
+}
+MARROW_LANES_INLINE void store_interleaved3(float* p, F x, F y, F z) {
+  __m128 a, b, c;
+  interleave3(x.lo, y.lo, z.lo, a, b, c);
+  _mm_storeu_ps(p, a), _mm_storeu_ps(p + 4, b), _mm_storeu_ps(p + 8, c);
+  interleave3(x.hi, y.hi, z.hi, a, b, c);
+  _mm_storeu_ps(p + 12, a), _mm_storeu_ps(p + 16, b), _mm_storeu_ps(p + 20, c);
+}
+MARROW_LANES_INLINE void load_interleaved4(const float* p, F& x, F& y, F& z, F& w) {
+  x.lo = _mm_loadu_ps(p), y.lo = _mm_loadu_ps(p + 4), z.lo = _mm_loadu_ps(p + 8);
+  w.lo = _mm_loadu_ps(p + 12);
+  transpose4(x.lo, y.lo, z.lo, w.lo);
+  x.hi = _mm_loadu_ps(p + 16), y.hi = _mm_loadu_ps(p + 20), z.hi = _mm_loadu_ps(p + 24);
+  w.hi = _mm_loadu_ps(p + 28);
+  transpose4(x.hi, y.hi, z.hi, w.hi);
+}
+MARROW_LANES_INLINE void store_interleaved4(float* p, F x, F y, F z, F w) {
+  transpose4(x.lo, y.lo, z.lo, w.lo);
+  _mm_storeu_ps(p, x.lo), _mm_storeu_ps(p + 4, y.lo), _mm_storeu_ps(p + 8, z.lo);
+  _mm_storeu_ps(p + 12, w.lo);
+  transpose4(x.hi, y.hi, z.hi, w.hi);
+  _mm_storeu_ps(p + 16, x.hi), _mm_storeu_ps(p + 20, y.hi), _mm_storeu_ps(p + 24, z.hi);
+  _mm_storeu_ps(p + 28, w.hi);
+}
+
+// Scattered stores: vector i of the 8 (3 or 4 components) to out + 3 * index[i] (or 4 *), and
+// nothing else written, so the indices may skip vertices that belong to others. Four vectors
+// per 4x4 transpose; a 3-float vector is written as 2 floats and 1.
+MARROW_LANES_INLINE void store3_at(float* p, __m128 v) {
+  _mm_storel_pi(reinterpret_cast<__m64*>(p), v);
+  _mm_store_ss(p + 2, _mm_movehl_ps(v, v));
+}
+MARROW_LANES_INLINE void store_scattered3(float* out, const std::uint32_t* index, F x, F y, F z) {
+  for (int h = 0; h < 2; ++h) {
+    __m128 a = h ? x.hi : x.lo, b = h ? y.hi : y.lo, c = h ? z.hi : z.lo, d = c;
+    transpose4(a, b, c, d);
+    const std::uint32_t* i = index + 4 * h;
+    store3_at(out + 3 * static_cast<std::size_t>(i[0]), a);
+    store3_at(out + 3 * static_cast<std::size_t>(i[1]), b);
+    store3_at(out + 3 * static_cast<std::size_t>(i[2]), c);
+    store3_at(out + 3 * static_cast<std::size_t>(i[3]), d);
+  }
+}
+MARROW_LANES_INLINE void store_scattered4(float* out, const std::uint32_t* index, F x, F y, F z,
+                                          F w) {
+  for (int h = 0; h < 2; ++h) {
+    __m128 a = h ? x.hi : x.lo, b = h ? y.hi : y.lo, c = h ? z.hi : z.lo, d = h ? w.hi : w.lo;
+    transpose4(a, b, c, d);
+    const std::uint32_t* i = index + 4 * h;
+    _mm_storeu_ps(out + 4 * static_cast<std::size_t>(i[0]), a);
+    _mm_storeu_ps(out + 4 * static_cast<std::size_t>(i[1]), b);
+    _mm_storeu_ps(out + 4 * static_cast<std::size_t>(i[2]), c);
+    _mm_storeu_ps(out + 4 * static_cast<std::size_t>(i[3]), d);
+  }
+}
+
 }  // namespace marrow::simd::sse2

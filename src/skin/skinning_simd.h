@@ -1,0 +1,48 @@
+// What the SIMD skinning kernels take, and the table of one SIMD level's kernels. Plain data
+// only, so that the per-level translation units can include it (src/math/simd/README.md).
+// Private to src/skin.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace marrow::skin_detail {
+
+// A range of slots of one influence group (skinning_data.h), every pointer already at the
+// range's first slot. Inputs are in slot order; outputs are indexed by original_index.
+struct GroupArgs {
+  std::size_t count;            // slots in the range
+  std::size_t influences;       // per slot, >= 1
+  const float* positions;       // 3 floats per slot
+  const float* normals;         // 3 floats per slot; null: no normals written
+  const float* tangents;        // 4 floats per slot; null: no tangents written
+  const std::uint16_t* joints;  // `influences` per slot, strongest first
+  const float* weights;         // idem
+  const std::uint32_t* original_index;
+  float* out_positions;  // 3 floats per vertex
+  float* out_normals;    // 3 floats per vertex, when normals is not null
+  float* out_tangents;   // 4 floats per vertex, when tangents is not null
+};
+
+// Floats per palette entry: a column-major Mat4, and a DqsJoint (real x y z w, dual x y z w,
+// stretch 3x3 column-major); skinning_simd.cpp checks both layouts.
+inline constexpr std::size_t kMat4Floats = 16;
+inline constexpr std::size_t kDqsJointFloats = 17;
+
+struct SkinKernels {
+  void (*lbs)(const GroupArgs&, const float* palette);
+  // rigid: every joint's stretch is exactly the identity, so it is skipped.
+  void (*dqs)(const GroupArgs&, const float* palette, bool rigid);
+};
+
+extern const SkinKernels kScalarSkinKernels;
+#if defined(MARROW_HAVE_X86_KERNELS)
+extern const SkinKernels kSse2SkinKernels;
+extern const SkinKernels kAvx2SkinKernels;
+extern const SkinKernels kAvx512SkinKernels;
+#endif
+
+// The active level's kernels (simd.h).
+const SkinKernels& skin_kernels();
+
+}  // namespace marrow::skin_detail

@@ -1,0 +1,12 @@
+// The SIMD skinning kernels for the avx512 level (see skinning_simd_kernels.h and
+// src/math/simd/README.md).
+#include <immintrin.h>
+#include "math/simd/lanes_avx512.h"
+#include "skin/skinning_simd.h"
+#include "skin/skinning_simd_kernels.h"
+
+namespace marrow::skin_detail {
+
+const SkinKernels kAvx512SkinKernels = {&lbs<simd::avx512::F>, &dqs<simd::avx512::F>};
+
+}  // namespace marrow::skin_detail

@@ -1,0 +1,11 @@
+// The SIMD skinning kernels for the scalar level (see skinning_simd_kernels.h and
+// src/math/simd/README.md).
+#include "math/simd/lanes_scalar.h"
+#include "skin/skinning_simd.h"
+#include "skin/skinning_simd_kernels.h"
+
+namespace marrow::skin_detail {
+
+const SkinKernels kScalarSkinKernels = {&lbs<simd::scalar::F>, &dqs<simd::scalar::F>};
+
+}  // namespace marrow::skin_detail

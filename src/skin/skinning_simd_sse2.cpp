@@ -1,0 +1,12 @@
+// The SIMD skinning kernels for the sse2 level (see skinning_simd_kernels.h and
+// src/math/simd/README.md).
+#include <immintrin.h>
+#include "math/simd/lanes_sse2.h"
+#include "skin/skinning_simd.h"
+#include "skin/skinning_simd_kernels.h"
+
+namespace marrow::skin_detail {
+
+const SkinKernels kSse2SkinKernels = {&lbs<simd::sse2::F>, &dqs<simd::sse2::F>};
+
+}  // namespace marrow::skin_detail

@@ -1,0 +1,29 @@
+// One SIMD level's lane operations run on fixed inputs, for lanes_test.cpp. Each level's probe
+// is compiled with that level's instruction set (lanes_probe_<level>.cpp); call it only when the
+// machine runs the level.
+#pragma once
+
+#include <cstdint>
+
+namespace marrow::test {
+
+struct InterleaveProbe {
+  float x[8], y[8], z[8], w[8];  // from load_interleaved3 (x y z) and load_interleaved4 (w too)
+  float x3[8], y3[8], z3[8];     // load_interleaved3's own components
+  float back3[24], back4[32];    // store_interleaved3 / 4 of the loaded components
+  // store_scattered3 / 4 of the loaded components at kScatterIndex, over arrays of 16 vectors
+  // that the probe does not clear first.
+  float scattered3[48], scattered4[64];
+};
+
+// Increasing, with gaps, as the skinning kernels' output indices within a group.
+inline constexpr std::uint32_t kScatterIndex[8] = {0, 2, 3, 5, 8, 9, 12, 15};
+
+void probe_interleave_scalar(const float* in3, const float* in4, InterleaveProbe& out);
+#if defined(__x86_64__)
+void probe_interleave_sse2(const float* in3, const float* in4, InterleaveProbe& out);
+void probe_interleave_avx2(const float* in3, const float* in4, InterleaveProbe& out);
+void probe_interleave_avx512(const float* in3, const float* in4, InterleaveProbe& out);
+#endif
+
+}  // namespace marrow::test

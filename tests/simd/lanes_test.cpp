@@ -1,0 +1,76 @@
+// The lane operations that are more than one instruction, on every SIMD level the machine has,
+// against their definition (src/math/simd/README.md).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iterator>
+
+#include "lanes_probe.h"
+#include "simd_test_util.h"
+
+namespace marrow::test {
+namespace {
+
+using Probe = void (*)(const float*, const float*, InterleaveProbe&);
+
+Probe probe_of(SimdLevel level) {
+  switch (level) {
+#if defined(__x86_64__)
+    case SimdLevel::kSse2:
+      return &probe_interleave_sse2;
+    case SimdLevel::kAvx2:
+      return &probe_interleave_avx2;
+    case SimdLevel::kAvx512:
+      return &probe_interleave_avx512;
+#endif
+    default:
+      return &probe_interleave_scalar;
+  }
+}
+
+TEST(Lanes, InterleavedLoadsSplitComponentsAndStoresPutThemBack) {
+  // Every input float distinct, so a lane taken from the wrong place shows.
+  float in3[24], in4[32];
+  for (int i = 0; i < 24; ++i) in3[i] = 100.0f + static_cast<float>(i);
+  for (int i = 0; i < 32; ++i) in4[i] = -1.0f - static_cast<float>(i);
+  for_each_simd_level([&](SimdLevel level) {
+    InterleaveProbe p{};
+    probe_of(level)(in3, in4, p);
+    for (int i = 0; i < 8; ++i) {
+      EXPECT_EQ(p.x3[i], in3[3 * i]) << "x of vector " << i;
+      EXPECT_EQ(p.y3[i], in3[3 * i + 1]) << "y of vector " << i;
+      EXPECT_EQ(p.z3[i], in3[3 * i + 2]) << "z of vector " << i;
+      EXPECT_EQ(p.x[i], in4[4 * i]) << "x of 4-vector " << i;
+      EXPECT_EQ(p.y[i], in4[4 * i + 1]) << "y of 4-vector " << i;
+      EXPECT_EQ(p.z[i], in4[4 * i + 2]) << "z of 4-vector " << i;
+      EXPECT_EQ(p.w[i], in4[4 * i + 3]) << "w of 4-vector " << i;
+    }
+    for (int i = 0; i < 24; ++i) EXPECT_EQ(p.back3[i], in3[i]) << "element " << i;
+    for (int i = 0; i < 32; ++i) EXPECT_EQ(p.back4[i], in4[i]) << "element " << i;
+  });
+}
+
+TEST(Lanes, ScatteredStoresWriteEachVectorAtItsIndexAndNothingElse) {
+  float in3[24], in4[32];
+  for (int i = 0; i < 24; ++i) in3[i] = 100.0f + static_cast<float>(i);
+  for (int i = 0; i < 32; ++i) in4[i] = -1.0f - static_cast<float>(i);
+  constexpr float kUntouched = 7777.0f;
+  for_each_simd_level([&](SimdLevel level) {
+    InterleaveProbe p{};
+    std::fill(std::begin(p.scattered3), std::end(p.scattered3), kUntouched);
+    std::fill(std::begin(p.scattered4), std::end(p.scattered4), kUntouched);
+    probe_of(level)(in3, in4, p);
+    float want3[48], want4[64];
+    std::fill(std::begin(want3), std::end(want3), kUntouched);
+    std::fill(std::begin(want4), std::end(want4), kUntouched);
+    for (int i = 0; i < 8; ++i) {
+      for (int c = 0; c < 3; ++c) want3[3 * kScatterIndex[i] + c] = in3[3 * i + c];
+      for (int c = 0; c < 4; ++c) want4[4 * kScatterIndex[i] + c] = in4[4 * i + c];
+    }
+    for (int i = 0; i < 48; ++i) EXPECT_EQ(p.scattered3[i], want3[i]) << "element " << i;
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(p.scattered4[i], want4[i]) << "element " << i;
+  });
+}
+
+}  // namespace
+}  // namespace marrow::test
