@@ -35,11 +35,13 @@
 
 extern char** environ;
 
-#if defined(__SANITIZE_ADDRESS__)
-#define MARROW_HELPER_UNDER_ASAN 1
+// AddressSanitizer and ThreadSanitizer map their shadow memory as the program runs, so an
+// address-space limit makes them fail ("Failed to mmap") before assimp does anything.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define MARROW_HELPER_UNDER_SANITIZER 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MARROW_HELPER_UNDER_ASAN 1
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define MARROW_HELPER_UNDER_SANITIZER 1
 #endif
 #endif
 
@@ -431,13 +433,13 @@ int run_import_helper(int argc, char** argv) {
     const rlimit limit{cpu, cpu + 1};  // SIGXCPU first, then SIGKILL
     ::setrlimit(RLIMIT_CPU, &limit);
   }
-#ifndef MARROW_HELPER_UNDER_ASAN
+#ifndef MARROW_HELPER_UNDER_SANITIZER
   if (max_memory > 0) {
     const rlimit limit{max_memory, max_memory};
     ::setrlimit(RLIMIT_AS, &limit);
   }
 #else
-  // AddressSanitizer reserves terabytes of address space, so under it the parent's watch of
+  // The sanitizers reserve terabytes of address space, so under them the parent's watch of
   // the resident memory is the only limit.
   (void)max_memory;
 #endif
