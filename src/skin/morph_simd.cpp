@@ -5,6 +5,7 @@
 // x86-64-v3 (AVX2, FMA), chosen at load time.
 #include <cstring>
 
+#include "math/simd/force_inline.h"
 #include "skin/morph_data.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
@@ -19,7 +20,7 @@ namespace {
 
 using v4 = float __attribute__((vector_size(16)));
 
-#define MARROW_INLINE [[gnu::always_inline]] inline
+#define MARROW_INLINE MARROW_FORCE_INLINE
 
 MARROW_INLINE v4 load4(const float* p) {
   v4 r;

@@ -12,9 +12,11 @@
 // Include only after one lanes header and skinning_simd.h; this file includes nothing itself.
 #pragma once
 
+#include "math/simd/force_inline.h"
+
 namespace marrow::skin_detail {
 
-#define MARROW_SKIN_KERNEL [[gnu::always_inline]] inline
+#define MARROW_SKIN_KERNEL MARROW_FORCE_INLINE
 
 template <class F>
 struct V3 {

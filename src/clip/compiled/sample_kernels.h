@@ -6,9 +6,11 @@
 // Include only after one lanes header and sample_dispatch.h.
 #pragma once
 
+#include "math/simd/force_inline.h"
+
 namespace marrow::compiled_detail {
 
-#define MARROW_KERNEL [[gnu::always_inline]] inline
+#define MARROW_KERNEL MARROW_FORCE_INLINE
 
 // One track group's components, decoded from both frames and interpolated (lerp; nlerp for
 // rotations: the hemisphere of consecutive frames was fixed when the clip was compiled), into the

@@ -1,6 +1,8 @@
 // 8 lanes in one AVX2 register, with FMA (x86-64-v3). See README.md.
 #pragma once
 
+#include "math/simd/force_inline.h"
+
 #include <immintrin.h>
 
 #include <cstddef>
@@ -8,7 +10,7 @@
 
 namespace marrow::simd::avx2 {
 
-#define MARROW_LANES_INLINE [[gnu::always_inline]] inline
+#define MARROW_LANES_INLINE MARROW_FORCE_INLINE
 
 struct M {
   __m256 m;  // all ones or all zeros per lane

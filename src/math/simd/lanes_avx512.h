@@ -4,6 +4,8 @@
 // See README.md.
 #pragma once
 
+#include "math/simd/force_inline.h"
+
 #include <immintrin.h>
 
 #include <cstddef>
@@ -11,7 +13,7 @@
 
 namespace marrow::simd::avx512 {
 
-#define MARROW_LANES_INLINE [[gnu::always_inline]] inline
+#define MARROW_LANES_INLINE MARROW_FORCE_INLINE
 
 struct M {
   __mmask8 k;

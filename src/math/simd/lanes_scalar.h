@@ -1,6 +1,8 @@
 // 8 lanes in plain C++: the portable level (and what non-x86 builds run). See README.md.
 #pragma once
 
+#include "math/simd/force_inline.h"
+
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -8,7 +10,7 @@
 
 namespace marrow::simd::scalar {
 
-#define MARROW_LANES_INLINE [[gnu::always_inline]] inline
+#define MARROW_LANES_INLINE MARROW_FORCE_INLINE
 
 struct M {
   bool v[8];

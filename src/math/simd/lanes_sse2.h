@@ -1,6 +1,8 @@
 // 8 lanes as two SSE2 registers: the x86-64 baseline. See README.md.
 #pragma once
 
+#include "math/simd/force_inline.h"
+
 #include <emmintrin.h>
 
 #include <cstddef>
@@ -8,7 +10,7 @@
 
 namespace marrow::simd::sse2 {
 
-#define MARROW_LANES_INLINE [[gnu::always_inline]] inline
+#define MARROW_LANES_INLINE MARROW_FORCE_INLINE
 
 struct M {
   __m128 lo, hi;  // all ones or all zeros per lane

@@ -6,9 +6,11 @@
 // Include only after one lanes header; this file includes nothing itself.
 #pragma once
 
+#include "math/simd/force_inline.h"
+
 namespace marrow::soa_detail {
 
-#define MARROW_KERNEL [[gnu::always_inline]] inline
+#define MARROW_KERNEL MARROW_FORCE_INLINE
 
 template <class F>
 struct Quat4 {
