@@ -48,3 +48,18 @@ TEST(Progress, JsonOnATerminalCarriesNoBar) {
   EXPECT_EQ(tty.out.find('['), tty.out.find("[{")) << "a bar before the JSON: " << tty.out;
   EXPECT_EQ(tty.out.find('\r'), tty.out.find("\r\n")) << "a redrawn line: " << tty.out;
 }
+
+TEST(Progress, CompileShowsABarOnATerminalOnly) {
+  const std::string soldier = std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+  if (!fs::exists(soldier)) GTEST_SKIP() << soldier << " absent";
+  Scratch s("compile_progress");
+  const std::vector<std::string> args = {"compile", soldier, "--clip", "Walk"};
+  const Outcome tty = run_on_terminal(s, args);
+  ASSERT_EQ(tty.exit_code, 0) << tty.out;
+  EXPECT_NE(tty.out.find("marrow: compiling ["), std::string::npos) << tty.out;
+  EXPECT_NE(tty.out.find("1/1 clips"), std::string::npos) << tty.out;
+  const Outcome piped = run(s, args);
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(piped.err, "");
+  EXPECT_EQ(piped.out.find("compiling ["), std::string::npos) << piped.out;
+}

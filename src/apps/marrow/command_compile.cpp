@@ -13,6 +13,7 @@
 #include "compiled_clips.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/save.h"
+#include "progress.h"
 
 namespace marrow::cli {
 namespace {
@@ -134,6 +135,8 @@ int run_compile(const CompileCommandOptions& o) {
   }
 
   std::vector<ClipResult> results;
+  // Compiling and measuring a long clip takes seconds: a bar on a terminal, never in JSON.
+  ProgressBar progress("compiling", chosen.size(), "clips", o.format != "json");
   for (std::size_t c : chosen) {
     const Clip& clip = asset->clips[c];
     Result<CompiledClip> compiled = CompiledClip::compile(clip, asset->skeleton, *options);
@@ -153,7 +156,9 @@ int run_compile(const CompileCommandOptions& o) {
     }
     r.compiled = std::move(compiled).value();
     results.push_back(std::move(r));
+    progress.advance();
   }
+  progress.clear();
 
   if (!o.out.empty()) {
     // Clips not compiled now keep what the input held (an archive's compiled clips).
