@@ -88,6 +88,7 @@ void AnimatorWorkspace::reserve(const ClipSet& set, std::uint32_t max_players) {
   const std::size_t groups = soa_group_count(joints_);
   poses_.assign(groups * (max_players + 5), SoaTransform::identity());
   aos_.assign(joints_, Transform{});
+  morph_.assign(set.morph_weight_count() * max_players, 0.0f);
 }
 
 Animator::Animator(Animator&&) noexcept = default;
@@ -125,6 +126,8 @@ Result<Animator> Animator::create(std::shared_ptr<const ClipSet> set, AnimatorOp
   const ClipSet& cs = *a.set_;
   const std::uint32_t n = a.options_.max_players;
   st.slots.resize(n);
+  st.morph_by_hand.assign(cs.morph_weight_count(), 0.0f);
+  st.morph_by_hand_set.assign(cs.morph_weight_count(), 0);
   st.layer_weights.resize(a.options_.layers.size());
   for (std::size_t l = 0; l < st.layer_weights.size(); ++l) {
     const LayerDesc& layer = a.options_.layers[l];
@@ -657,6 +660,7 @@ std::size_t Animator::size_bytes() const {
   if (st.exact_reserved) bytes += st.cursors.size() * set_->max_tracks() * sizeof(std::uint32_t);
   for (const CompiledSamplingContext& c : st.contexts) bytes += c.size_bytes();
   bytes += st.layer_weights.capacity() * sizeof(float);
+  bytes += st.morph_by_hand.capacity() * sizeof(float) + st.morph_by_hand_set.capacity();
   bytes += st.inertial.capacity() * sizeof(control_detail::InertialGroup);
   return bytes;
 }

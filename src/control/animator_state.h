@@ -113,6 +113,9 @@ struct Animator::State {
   float last_dt = 0;
   bool in_update = false;
   bool exact_reserved = false;
+  // Morph weights set by hand, one per slot of the set's weight array.
+  std::vector<float> morph_by_hand;
+  std::vector<std::uint8_t> morph_by_hand_set;
 };
 
 // The slot of an addressable player (a clip or a blend space), or null for a stale id.

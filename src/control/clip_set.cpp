@@ -6,6 +6,8 @@
 
 #include "marrow/clip/binding.h"
 #include "marrow/pose/local_to_model.h"
+#include "marrow/pose/mask.h"
+#include "marrow/skin/morph.h"
 #include "root_motion.h"
 
 namespace marrow {
@@ -101,7 +103,10 @@ std::size_t ClipSet::size_bytes() const {
     for (const SyncMarker& m : e.markers) bytes += sizeof(SyncMarker) + m.name.capacity();
   }
   for (const NamedMask& m : masks_)
-    bytes += sizeof(NamedMask) + m.weights.capacity() * sizeof(float);
+    bytes +=
+        sizeof(NamedMask) + (m.weights.capacity() + m.morph_weights.capacity()) * sizeof(float);
+  bytes +=
+      morph_defaults_.capacity() * sizeof(float) + morph_slots_.capacity() * sizeof(MorphSlots);
   for (const BlendSpace& b : blend_spaces_) {
     bytes += sizeof(BlendSpace) + b.samples().size_bytes() + b.triangles().size_bytes() * 2;
   }
@@ -300,7 +305,7 @@ Status ClipSetBuilder::add_mask(std::string name, std::vector<float> weights) {
                         "the weight of joint '" + set_->skeleton_.name(j) + "' is outside [0, 1]");
     }
   }
-  set_->masks_.push_back({std::move(name), std::move(weights)});
+  set_->masks_.push_back({std::move(name), std::move(weights), {}});
   return {};
 }
 
@@ -375,9 +380,45 @@ Status ClipSetBuilder::set_root_motion(RootMotionOptions options) {
   return {};
 }
 
+Status ClipSetBuilder::set_morph_layout(const MorphLayout& layout) {
+  if (!set_) return make_error("clip set", "the builder was already built");
+  for (const MorphSlots& slots : layout.slots()) {
+    if (slots.node >= set_->skeleton_.size()) {
+      return make_error("morph layout", "slots " + std::to_string(slots.first) +
+                                            " hang from node " + std::to_string(slots.node) +
+                                            ", past the skeleton's " +
+                                            std::to_string(set_->skeleton_.size()) + " joints");
+    }
+  }
+  for (float w : layout.default_weights()) {
+    if (!std::isfinite(w)) return make_error("morph layout", "a default weight is not finite");
+  }
+  set_->morph_defaults_.assign(layout.default_weights().begin(), layout.default_weights().end());
+  set_->morph_slots_.assign(layout.slots().begin(), layout.slots().end());
+  set_->has_morph_layout_ = true;
+  return {};
+}
+
 Result<std::shared_ptr<const ClipSet>> ClipSetBuilder::build() {
   if (!set_) return make_error("clip set", "the builder was already built");
   ClipSet& set = *set_;
+  // The weight array: the layout's, which every clip must fit, or the most any clip drives.
+  for (const ClipSet::Entry& e : set.clips_) {
+    const std::size_t drives = e.clip.weight_count();
+    if (set.has_morph_layout_ && drives > set.morph_defaults_.size()) {
+      return make_error(clip_where(e.clip.name()), "drives " + std::to_string(drives) +
+                                                       " morph weights, the character has " +
+                                                       std::to_string(set.morph_defaults_.size()));
+    }
+    if (!set.has_morph_layout_ && drives > set.morph_defaults_.size())
+      set.morph_defaults_.resize(drives, 0.0f);
+  }
+  for (ClipSet::NamedMask& m : set.masks_) {
+    m.morph_weights =
+        set.has_morph_layout_
+            ? morph_mask_from_joint_mask(m.weights, set.morph_slots_, set.morph_defaults_.size())
+            : std::vector<float>(set.morph_defaults_.size(), 1.0f);
+  }
   // Blend spaces sync by markers when every synced sample has them.
   for (BlendSpace& space : set.blend_spaces_) {
     bool all = true, any = false;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "marrow/clip/sampling.h"
 #include "marrow/control/animator.h"
 #include "marrow/control/clip_set.h"
 #include "marrow/control/state_machine.h"
@@ -14,6 +15,7 @@
 #include "marrow/io/asset.h"
 #include "marrow/pose/local_to_model.h"
 #include "marrow/pose/mask.h"
+#include "marrow/skin/morph.h"
 
 namespace {
 
@@ -89,6 +91,22 @@ TEST(ControlDocs, TheDocsBlocksCompileAndDoWhatTheySay) {
 #include "control_state_machine.inc"
   ASSERT_TRUE(ok.ok()) << ok.error().message;
   EXPECT_EQ(machine.current_state_name(), "Move");
+
+#include "control_morph_weights.inc"
+  {
+    // One player at full weight gives its clip's weights exactly (the exact sampler with a
+    // fresh cursor says what they are), except the slot set by hand.
+    ASSERT_TRUE(added.ok()) << added.error().message;
+    ASSERT_TRUE(square.ok());
+    ASSERT_EQ(weights.size(), 2u);
+    std::vector<float> expected(2);
+    marrow::SamplingCursor cursor(cube.clips[0]);
+    ASSERT_TRUE(
+        marrow::sample_weights(cube.clips[0], layout.default_weights(), 1.0f, cursor, expected));
+    EXPECT_NEAR(weights[0], expected[0], 1e-6f);
+    EXPECT_EQ(weights[1], 0.25f);
+    EXPECT_NE(expected[0] + expected[1], 0.0f) << "the clip animates the cube at 1 s";
+  }
 }
 
 }  // namespace

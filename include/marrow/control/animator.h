@@ -149,6 +149,7 @@ class AnimatorWorkspace {
   std::uint32_t max_players_ = 0;
   std::vector<SoaTransform> poses_;  // max_players poses, then 4 more for inertialization
   std::vector<Transform> aos_;       // exact sampling
+  std::vector<float> morph_;         // max_players weight arrays
 };
 
 class Animator {
@@ -236,6 +237,24 @@ class Animator {
   bool evaluate(AnimatorWorkspace& workspace, std::span<SoaTransform> local);
   // The same into one Transform per joint.
   bool evaluate(AnimatorWorkspace& workspace, std::span<Transform> local);
+
+  // --- Morph-target weights: the set's weight array (ClipSet::morph_weight_count(), slots as
+  // in skin/morph.h's MorphLayout).
+  // By hand: the slot shows `weight` whatever the clips say until it is released (a blink, a
+  // talking mouth driven by audio). False for a slot out of range or a weight that is NaN or
+  // infinite (ignored).
+  bool set_morph_weight(std::uint32_t slot, float weight);
+  bool release_morph_weight(std::uint32_t slot);
+  void release_morph_weights();
+  // After update(): every weighted player's weights (its clip's weight tracks at the player's
+  // time over the set's defaults; an additive clip's over zeros) blended through the layer stack
+  // as evaluate() blends poses (BlendJob's morph rules: the normal average with the defaults
+  // making up a summed weight below the threshold, override layers lerped over it, additive
+  // layers adding; a layer's mask selects slots through ClipSet::morph_mask), then the weights
+  // set by hand. Inertialization switches weights at once: it decays pose offsets only.
+  // Returns false, writing nothing, when `weights` is shorter than the set's count or the
+  // workspace was not reserved for this set and player count.
+  bool evaluate_morph_weights(AnimatorWorkspace& workspace, std::span<float> weights) const;
 
   // Bytes this animator holds of its own (players, cursors, inertialization state), not the
   // shared set's.

@@ -32,6 +32,10 @@
 #include "marrow/skeleton/skeleton.h"
 
 namespace marrow {
+class MorphLayout;  // skin/morph.h
+}
+
+namespace marrow {
 
 // Indices into a clip set's clips, masks and blend spaces.
 using ClipId = std::uint32_t;
@@ -127,6 +131,17 @@ class ClipSet {
   const std::string& mask_name(MaskId id) const { return masks_[id].name; }
   Result<MaskId> mask_id(std::string_view name) const;
 
+  // --- Morph-target weights: the character's weight array (skin/morph.h) that clips' weight
+  // tracks drive, by slot. Its size is the layout's (ClipSetBuilder::set_morph_layout) or,
+  // without one, the most slots any clip drives.
+  std::size_t morph_weight_count() const { return morph_defaults_.size(); }
+  // Each slot's weight when nothing animates it (the layout's defaults; 0 without a layout).
+  std::span<const float> default_morph_weights() const { return morph_defaults_; }
+  // Mask `id` over the weight slots: a slot takes the mask's weight at the node whose meshes it
+  // drives (morph_mask_from_joint_mask). Without a layout, which says where the slots hang,
+  // every slot is at 1.
+  std::span<const float> morph_mask(MaskId id) const { return masks_[id].morph_weights; }
+
   std::size_t blend_space_count() const { return blend_spaces_.size(); }
   const BlendSpace& blend_space(BlendSpaceId id) const { return blend_spaces_[id]; }
   Result<BlendSpaceId> blend_space_id(std::string_view name) const;
@@ -170,6 +185,7 @@ class ClipSet {
   struct NamedMask {
     std::string name;
     std::vector<float> weights;
+    std::vector<float> morph_weights;  // made by build()
   };
   Skeleton skeleton_;
   std::vector<Entry> clips_;
@@ -178,6 +194,9 @@ class ClipSet {
   std::vector<std::string> names_;
   std::vector<Transform> identity_;
   std::vector<SoaTransform> soa_identity_;
+  std::vector<float> morph_defaults_;
+  std::vector<MorphSlots> morph_slots_;
+  bool has_morph_layout_ = false;
   std::size_t max_tracks_ = 0, max_keyed_tracks_ = 0;
   JointIndex root_joint_ = kNoParent;
   RootMotionOptions root_options_;
@@ -218,6 +237,11 @@ class ClipSetBuilder {
   // when every one of them has markers, else by normalized time.
   Status add_blend_space_1d(std::string name, std::span<const BlendSampleDesc> samples);
   Status add_blend_space_2d(std::string name, std::span<const BlendSampleDesc> samples);
+
+  // The character's morph-weight array (MorphLayout::build over its meshes): its size, default
+  // weights, and the node each slot's meshes hang from, through which masks select slots.
+  // Every clip, added before or after, must drive slots inside it (checked by build()).
+  Status set_morph_layout(const MorphLayout& layout);
 
   // Root motion for every clip added with ClipOptions::root_motion (before or after this call).
   Status set_root_motion(RootMotionOptions options);
