@@ -9,6 +9,7 @@
 
 #include "allocation_meter.h"
 #include "control_test_util.h"
+#include "marrow/io/asset.h"
 #include "marrow/skin/morph.h"
 
 namespace marrow::test {
@@ -208,6 +209,49 @@ TEST(MorphWeights, EvaluatingAllocatesNothingAndRefusesShortOutput) {
   EXPECT_EQ(shorter[0], -1.0f);
   AnimatorWorkspace unreserved;
   EXPECT_FALSE(a.evaluate_morph_weights(unreserved, w));
+}
+
+// A whole face frame on a real file: the Animator's weights (a cross-fade, one slot by hand) into
+// MorphJob. After the set-up nothing allocates, and the morphed positions are the definition's
+// (apply_morphs_reference, straight from the mesh) for those weights.
+TEST(MorphWeights, AFaceFrameFromAnimatorToMorphedVerticesAllocatesNothing) {
+  const std::string path =
+      std::string(MARROW_SHARED_DIR) + "/assets/gltf/morph/AnimatedMorphCube.gltf";
+  Result<Asset> cube = load_asset(path);
+  if (!cube) GTEST_SKIP() << path << ": " << cube.error().message;
+  const MorphLayout layout = MorphLayout::build(cube->meshes);
+  ClipSetBuilder b(cube->skeleton);
+  ASSERT_TRUE(b.set_morph_layout(layout).ok());
+  ASSERT_TRUE(b.add_clip(cube->clips[0]).ok());
+  const std::shared_ptr<const ClipSet> set = b.build().value();
+  Animator a = make_animator(set);
+  AnimatorWorkspace ws(*set);
+  const SkinnedMesh& mesh = cube->meshes[0];
+  Result<MorphMesh> morph = MorphMesh::build(mesh);
+  ASSERT_TRUE(morph.ok()) << morph.error().message;
+  MorphedVertices morphed = MorphedVertices::create(*morph);
+  std::vector<float> weights(set->morph_weight_count());
+  ASSERT_TRUE(a.play(0).ok());
+  a.update(0.3f);
+  {
+    AllocationMeter meter;
+    for (int frame = 0; frame < 30; ++frame) {
+      a.update(1.0f / 30.0f);
+      if (frame == 10) a.set_morph_weight(1, 0.75f);
+      ASSERT_TRUE(a.evaluate_morph_weights(ws, weights));
+      ASSERT_TRUE((MorphJob{&*morph, layout.weights_of(mesh, weights), &morphed}.run()));
+    }
+    EXPECT_EQ(meter.count(), 0u);
+  }
+  EXPECT_EQ(weights[1], 0.75f);
+  std::vector<Vec3> expected(mesh.positions.size());
+  ASSERT_TRUE(apply_morphs_reference(mesh, layout.weights_of(mesh, weights), expected));
+  ASSERT_GE(morphed.positions.size(), expected.size());  // the SIMD kernel pads by one
+  for (std::size_t v = 0; v < expected.size(); ++v) {
+    EXPECT_NEAR(morphed.positions[v].x, expected[v].x, 1e-5f) << v;
+    EXPECT_NEAR(morphed.positions[v].y, expected[v].y, 1e-5f) << v;
+    EXPECT_NEAR(morphed.positions[v].z, expected[v].z, 1e-5f) << v;
+  }
 }
 
 }  // namespace
