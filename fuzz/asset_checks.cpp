@@ -10,6 +10,7 @@
 #include "marrow/io/archive.h"
 #include "marrow/pose/blend.h"
 #include "marrow/pose/local_to_model.h"
+#include "marrow/skin/morph.h"
 #include "marrow/skin/skinning.h"
 
 namespace marrow::fuzz {
@@ -316,6 +317,49 @@ void expect_same_asset(const Asset& a, const Asset& b, const std::string& where)
   ASSET_CHECK(a.warnings == b.warnings, "warnings changed");
 }
 
+// Morph targets as a frame applies them: the character's weight array, each clip's weights at
+// two times over the defaults, and MorphJob (SIMD) against its scalar twin on up to
+// kMaxMeshesSkinned meshes.
+void morph_meshes(const Asset& asset, const std::string& where) {
+  const MorphLayout layout = MorphLayout::build(asset.meshes);
+  if (layout.weight_count() == 0) return;
+  std::vector<float> weights(layout.default_weights().begin(), layout.default_weights().end());
+  const std::size_t clips = std::min(asset.clips.size(), kMaxClipsPlayed);
+  for (std::size_t c = 0; c < clips; ++c) {
+    const Clip& clip = asset.clips[c];
+    if (clip.weight_count() == 0 || clip.weight_count() > weights.size()) continue;
+    SamplingCursor cursor(clip);
+    for (float t : {0.0f, clip.duration() * 0.5f}) {
+      ASSET_CHECK(sample_weights(clip, layout.default_weights(), t, cursor, weights),
+                  "sample_weights refused a clip of the asset's own weight array");
+    }
+  }
+  const bool usable = std::all_of(weights.begin(), weights.end(),
+                                  [](float w) { return std::isfinite(w) && std::fabs(w) < 1e6f; });
+  std::size_t morphed = 0;
+  for (const SkinnedMesh& mesh : asset.meshes) {
+    if (mesh.morph_targets.empty()) continue;
+    if (morphed++ == kMaxMeshesSkinned) break;
+    Result<MorphMesh> prepared = MorphMesh::build(mesh);
+    ASSET_CHECK(prepared.ok(), "MorphMesh::build refused an imported mesh: " +
+                                   (prepared.ok() ? std::string() : prepared.error().message));
+    if (!usable) continue;
+    MorphedVertices simd = MorphedVertices::create(*prepared), scalar = simd;
+    const std::span<const float> mine = layout.weights_of(mesh, weights);
+    ASSET_CHECK((MorphJob{&*prepared, mine, &simd}.run()), "MorphJob refused the mesh's weights");
+    ASSET_CHECK((MorphJob{&*prepared, mine, &scalar}.run_reference()),
+                "the scalar MorphJob refused the mesh's weights");
+    for (std::size_t v = 0; v < mesh.vertex_count(); ++v) {
+      const Vec3 d = simd.positions[v] - scalar.positions[v];
+      const float scale = 1 + std::fabs(scalar.positions[v].x) + std::fabs(scalar.positions[v].y) +
+                          std::fabs(scalar.positions[v].z);
+      if (!is_finite(scalar.positions[v])) continue;  // huge deltas may overflow either way
+      ASSET_CHECK(std::fabs(d.x) + std::fabs(d.y) + std::fabs(d.z) <= 1e-4f * scale,
+                  "MorphJob and its scalar twin disagree at vertex " + std::to_string(v));
+    }
+  }
+}
+
 }  // namespace
 
 void check_asset(const Asset& asset, const std::string& where) {
@@ -332,7 +376,15 @@ void check_asset(const Asset& asset, const std::string& where) {
     ASSET_CHECK(skin.root_hint == kNoParent || skin.root_hint < asset.skeleton.size(),
                 "skin '" + skin.name + "': root hint out of range");
   }
-  for (const SkinnedMesh& mesh : asset.meshes) check_mesh(asset, mesh, where);
+  for (const SkinnedMesh& mesh : asset.meshes) {
+    check_mesh(asset, mesh, where);
+    // The readers check morph targets as they read them (the runtime relies on it).
+    if (!mesh.morph_targets.empty() || !mesh.default_morph_weights.empty()) {
+      const Status valid = validate_morph_targets(mesh);
+      ASSET_CHECK(valid.ok(), "mesh '" + mesh.name + "': morph targets: " +
+                                  (valid.ok() ? std::string() : valid.error().message));
+    }
+  }
 }
 
 void exercise_asset(const Asset& asset, const std::string& where) {
@@ -357,6 +409,7 @@ void exercise_asset(const Asset& asset, const std::string& where) {
     if (skinned++ == kMaxMeshesSkinned) break;
     skin_mesh(asset, mesh, model, where);
   }
+  morph_meshes(asset, where);
   // Whatever an importer accepts, marrow's own archive holds, and reads back to the same bytes.
   Result<std::vector<std::uint8_t>> bytes = archive_bytes(asset);
   ASSET_CHECK(bytes.ok(), "archive_bytes refused an imported asset: " +
