@@ -38,6 +38,10 @@ const std::string kSeeds = std::string(MARROW_SOURCE_DIR) + "/fuzz/seeds";
 // Committed inputs of our own: an animated skinned .X file and an OBJ mesh.
 const std::string kSkinned = kSeeds + "/x_text/skinned_walk.x";
 const std::string kMesh = kSeeds + "/obj/quad_negative_indices.obj";
+// skinned_walk.x's joints mapped onto themselves, and a script that plays its clip.
+const std::string kData = std::string(MARROW_SOURCE_DIR) + "/tests/reliability/data";
+const std::string kIdentityMap = kData + "/skinned_walk_identity_map.json";
+const std::string kWaveScript = kData + "/wave.json";
 
 struct Outcome {
   int exit_code = -1;  // -1 when killed by a signal
@@ -200,6 +204,19 @@ std::vector<WritingCommand> writing_commands() {
        [](const std::string& o) {
          return std::vector<std::string>{"demo", "--out", o, "--size", "48x48"};
        }},
+      {"RetargetToGlb",
+       "a.glb",
+       {"a.glb"},
+       [](const std::string& o) {
+         return std::vector<std::string>{"retarget",   kSkinned, kSkinned, "--map",
+                                         kIdentityMap, "-o",     o,        "--quiet"};
+       }},
+      {"CompileToArchive",
+       "a.marrow",
+       {"a.marrow"},
+       [](const std::string& o) {
+         return std::vector<std::string>{"compile", kSkinned, "--out", o};
+       }},
   };
 }
 
@@ -273,6 +290,8 @@ TEST(PrintingCommands, StdoutOnAFullDeviceFails) {
       {"pose", kSkinned, "--times", "0,0.5", "--format", "json"},
       {"check", kSkinned, kSkinned},
       {"autoskin", "--evaluate", kSkinned, "--quiet"},
+      {"compile", kSkinned},
+      {"play", kSkinned, "--script", kWaveScript},
   };
   for (const auto& args : commands) {
     SCOPED_TRACE(args[0]);
