@@ -44,6 +44,11 @@ TEST(ColladaHostile, MalformedXmlNamesLineAndColumn) {
   expect_error(doc.substr(0, doc.size() / 2), {"bad.dae:", "malformed XML"});
   expect_error("<?xml version=\"1.0\"?>\n<root/>", {"not a Collada document"});
   expect_error("", {"malformed XML"});
+  // Lines end at LF, CRLF and a lone CR alike: the unclosed tag's error is on line 3 each time.
+  for (const char* br : {"\n", "\r\n", "\r"}) {
+    expect_error(std::string("<?xml version=\"1.0\"?>") + br + "<COLLADA>" + br + "<asset><<",
+                 {"bad.dae:3:", "malformed XML"});
+  }
 }
 
 TEST(ColladaHostile, ArraysThatDisagreeWithTheirCounts) {

@@ -119,6 +119,17 @@ TEST(ControlScript, ErrorsNameTheFileAndTheJsonPlace) {
   EXPECT_NE(error_of(R"({"fps": 30, "fps": 60})").find("member \"fps\" is given twice"),
             std::string::npos);
   EXPECT_NE(error_of("{\"fps\": 30,\n \"layers\": [}").find("s.json:2:"), std::string::npos);
+  // Lines end at LF, CRLF and a lone CR alike (the readers' one rule, io/common/text_lines.h):
+  // the syntax error is on line 3 each time.
+  for (const char* br : {"\n", "\r\n", "\r"}) {
+    const std::string text =
+        std::string("{\"fps\": 30,") + br + "\"duration\": 1," + br + "\"layers\": [ }";
+    EXPECT_NE(error_of(text).find("s.json:3:"), std::string::npos)
+        << error_of(text) << " with break "
+        << (br[0] == '\n' ? "LF"
+            : br[1]       ? "CRLF"
+                          : "CR");
+  }
   EXPECT_NE(error_of(R"({"masks": {"arm": {}}})").find("masks.arm: needs exactly one"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"state_machine": {"states": [{"name": "A", "clip": "A"}],

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "common/reader_support.h"
+#include "common/text_lines.h"
 
 namespace marrow::collada {
 namespace {
@@ -48,8 +49,9 @@ std::string display_name(pugi::xml_node node, const std::string& fallback) {
 Document::Document(std::span<const std::uint8_t> bytes, std::string name)
     : name_(std::move(name)), text_(bytes.begin(), bytes.end()) {
   line_starts_.push_back(0);
-  for (std::size_t i = 0; i < text_.size(); ++i) {
-    if (text_[i] == '\n') line_starts_.push_back(i + 1);
+  const std::string_view view(reinterpret_cast<const char*>(text_.data()), text_.size());
+  for (std::size_t i = 0; i < view.size(); ++i) {
+    if (io::closes_line(view, i)) line_starts_.push_back(i + 1);  // LF, CRLF, lone CR
   }
   const pugi::xml_parse_result result =
       xml_.load_buffer(text_.data(), text_.size(), pugi::parse_default, pugi::encoding_auto);

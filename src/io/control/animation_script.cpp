@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "common/reader_support.h"
+#include "common/text_lines.h"
 
 namespace marrow {
 namespace {
@@ -24,10 +25,10 @@ struct ScriptError : std::runtime_error {
 std::string place_of(std::string_view text, std::size_t byte) {
   std::size_t line = 1, column = 1;
   for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
-    if (text[i] == '\n') {
+    if (io::closes_line(text, i)) {  // LF, CRLF and a lone CR each end a line
       ++line;
       column = 1;
-    } else {
+    } else if (text[i] != '\r') {
       ++column;
     }
   }
