@@ -100,15 +100,16 @@ MARROW_SKIN_KERNEL void load4(const float* p, std::size_t s, std::size_t lanes, 
   }
 }
 // True when the block's 8 slots go to 8 consecutive vertices (within a group, slots keep their
-// vertices' order, so the indices only increase).
-template <bool kFull>
+// vertices' order, so the indices only increase). Templated on the level's F, though it does not
+// use it, so each level's copy has its own name (the kernel symbol check, simd tests).
+template <class F, bool kFull>
 MARROW_SKIN_KERNEL bool consecutive(const std::uint32_t* index) {
   return kFull && index[7] - index[0] == 7;
 }
 template <class F, bool kFull>
 MARROW_SKIN_KERNEL void store3(float* out, const std::uint32_t* index, std::size_t lanes,
                                const V3<F>& v) {
-  if (consecutive<kFull>(index)) {
+  if (consecutive<F, kFull>(index)) {
     store_interleaved3(out + 3 * static_cast<std::size_t>(index[0]), v.x, v.y, v.z);
   } else if constexpr (kFull) {
     store_scattered3(out, index, v.x, v.y, v.z);
@@ -124,7 +125,7 @@ MARROW_SKIN_KERNEL void store3(float* out, const std::uint32_t* index, std::size
 template <class F, bool kFull>
 MARROW_SKIN_KERNEL void store4(float* out, const std::uint32_t* index, std::size_t lanes,
                                const V3<F>& v, F w) {
-  if (consecutive<kFull>(index)) {
+  if (consecutive<F, kFull>(index)) {
     store_interleaved4(out + 4 * static_cast<std::size_t>(index[0]), v.x, v.y, v.z, w);
   } else if constexpr (kFull) {
     store_scattered4(out, index, v.x, v.y, v.z, w);
