@@ -18,6 +18,7 @@
 #include "marrow/control/clip_set.h"
 #include "marrow/io/asset.h"
 #include "marrow/pose/mask.h"
+#include "marrow/skin/morph.h"
 
 namespace marrow::python {
 namespace {
@@ -75,6 +76,9 @@ ClipSetRef make_clip_set(const Asset& asset, bool compile, float error_mm,
                          const std::map<std::string, py::list>& blend_spaces_1d,
                          const std::map<std::string, py::list>& blend_spaces_2d) {
   ClipSetBuilder builder(asset.skeleton);
+  // The character's morph-weight array, so Animators drive its faces (masks select by node).
+  const MorphLayout layout = MorphLayout::build(asset.meshes);
+  if (layout.weight_count() > 0) check_or_raise(builder.set_morph_layout(layout));
   ClipOptions options;
   options.compile = compile;
   if (compile) {
@@ -215,6 +219,14 @@ class PyAnimator {
     return d;
   }
 
+  py::array morph_weights() {
+    py::array_t<float> out(static_cast<py::ssize_t>(set_->morph_weight_count()));
+    const std::span<float> w(out.mutable_data(), set_->morph_weight_count());
+    if (!animator_->evaluate_morph_weights(workspace_, w))
+      raise("evaluate_morph_weights: the animator cannot evaluate");
+    return out;
+  }
+
   Animator& get() { return *animator_; }
   py::array root_motion() const { return transform_array(root_motion_); }
 
@@ -280,7 +292,9 @@ void bind_control(py::module_& m) {
           },
           py::arg("clip"))
       .def_property_readonly("joint_count",
-                             [](const ClipSetRef& s) { return s.set->skeleton().size(); });
+                             [](const ClipSetRef& s) { return s.set->skeleton().size(); })
+      .def_property_readonly("morph_weight_count",
+                             [](const ClipSetRef& s) { return s.set->morph_weight_count(); });
 
   auto ok = [](const Status& s) { check_or_raise(s); };
   py::class_<PyAnimator>(m, "Animator", "One character's players, fades, sync and events")
@@ -367,6 +381,27 @@ void bind_control(py::module_& m) {
       .def("evaluate", &PyAnimator::evaluate, py::arg("out") = py::none(),
            "The blended local pose: (joints, 10) float32")
       .def("info", &PyAnimator::info, py::arg("player"))
+      .def("evaluate_morph_weights", &PyAnimator::morph_weights,
+           "The blended morph-target weights: (ClipSet.morph_weight_count,) float32")
+      .def(
+          "set_morph_weight",
+          [](PyAnimator& a, std::uint32_t slot, float weight) {
+            if (!std::isfinite(weight)) throw py::value_error("weight: expected a finite number");
+            if (!a.get().set_morph_weight(slot, weight))
+              throw py::index_error("slot " + std::to_string(slot) + ": the character has " +
+                                    std::to_string(a.get().clip_set().morph_weight_count()) +
+                                    " morph weights");
+          },
+          py::arg("slot"), py::arg("weight"), "Holds a weight by hand until released")
+      .def(
+          "release_morph_weight",
+          [](PyAnimator& a, std::uint32_t slot) {
+            if (!a.get().release_morph_weight(slot))
+              throw py::index_error("slot " + std::to_string(slot) + ": the character has " +
+                                    std::to_string(a.get().clip_set().morph_weight_count()) +
+                                    " morph weights");
+          },
+          py::arg("slot"))
       .def_property_readonly("root_motion", &PyAnimator::root_motion,
                              "The last update's root-motion delta: (10,) float32")
       .def_property_readonly(

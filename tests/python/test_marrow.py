@@ -299,3 +299,50 @@ def test_the_animator_refuses_what_it_cannot_play(soldier_path):
         animator.play("Walk", wrap="bounce")
     with pytest.raises(marrow.Error):
         marrow.ClipSet(marrow.load(soldier_path), events=[("Walk", 99.0, "late")])
+
+
+def gltf_linear_weights(path, t):
+    """The `weights` channel of a glTF's first animation at time t, read with NumPy from the file
+    itself (accessors, buffer views) and interpolated as the spec says for LINEAR."""
+    import pathlib
+    doc = json.loads(pathlib.Path(path).read_text())
+    data = (pathlib.Path(path).parent / doc["buffers"][0]["uri"]).read_bytes()
+    animation = doc["animations"][0]
+    channel = next(c for c in animation["channels"] if c["target"]["path"] == "weights")
+    sampler = animation["samplers"][channel["sampler"]]
+    assert sampler.get("interpolation", "LINEAR") == "LINEAR"
+
+    def floats(index):
+        accessor = doc["accessors"][index]
+        view = doc["bufferViews"][accessor["bufferView"]]
+        offset = view.get("byteOffset", 0) + accessor.get("byteOffset", 0)
+        width = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}[accessor["type"]]
+        return np.frombuffer(data, np.float32, accessor["count"] * width, offset)
+
+    times = floats(sampler["input"])
+    values = floats(sampler["output"]).reshape(len(times), -1)
+    k = int(np.searchsorted(times, t, side="right")) - 1
+    u = (t - times[k]) / (times[k + 1] - times[k])
+    return values[k] * (1 - u) + values[k + 1] * u
+
+
+def test_the_animator_drives_morph_weights_and_holds_one_by_hand():
+    path = asset_path("gltf/morph/AnimatedMorphCube.gltf")
+    clips = marrow.ClipSet(marrow.load(path))
+    assert clips.morph_weight_count == 2
+    animator = marrow.Animator(clips)
+    animator.play(clips.clip_names[0])
+    animator.update(1.3)
+    np.testing.assert_allclose(animator.evaluate_morph_weights(), gltf_linear_weights(path, 1.3),
+                               atol=1e-5)
+    animator.set_morph_weight(1, 0.25)
+    weights = animator.evaluate_morph_weights()
+    assert weights[1] == 0.25
+    assert weights[0] == pytest.approx(gltf_linear_weights(path, 1.3)[0], abs=1e-5)
+    animator.release_morph_weight(1)
+    np.testing.assert_allclose(animator.evaluate_morph_weights(), gltf_linear_weights(path, 1.3),
+                               atol=1e-5)
+    with pytest.raises(IndexError, match="the character has 2 morph weights"):
+        animator.set_morph_weight(2, 1.0)
+    with pytest.raises(ValueError, match="finite"):
+        animator.set_morph_weight(0, float("nan"))
