@@ -35,6 +35,7 @@ bool SoaLocalToModelJob::run() const {
   soa_detail::LocalToModelArgs args;
   args.joint_count = skeleton->size();
   args.parents = skeleton->parents().data();
+  args.order = skeleton->depth_order().data();
   args.local = local.data();
   args.model = model.data();
   args.root = root == Mat4::identity() ? nullptr : &root;

@@ -84,6 +84,17 @@ Result<Skeleton> Skeleton::build(std::span<const JointDesc> joints, std::string_
   }
   s.soa_rest_.resize(soa_group_count(n));
   to_soa(s.rest_, s.soa_rest_);
+  // Depth order by counting sort: stable, so each depth keeps the index order.
+  std::vector<std::size_t> depth(n), per_depth(n + 1, 0);
+  for (std::size_t k = 0; k < n; ++k) {
+    depth[k] = s.parents_[k] == kNoParent ? 0 : depth[s.parents_[k]] + 1;
+    ++per_depth[depth[k] + 1];
+  }
+  for (std::size_t d = 1; d <= n; ++d) per_depth[d] += per_depth[d - 1];
+  s.depth_order_.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    s.depth_order_[per_depth[depth[k]]++] = static_cast<JointIndex>(k);
+  }
   if (joint_of_desc) *joint_of_desc = std::move(new_index);
   return s;
 }

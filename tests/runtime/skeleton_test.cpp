@@ -128,6 +128,20 @@ TEST(Skeleton, ForestWithSeveralRoots) {
   EXPECT_FALSE(s->is_descendant(r_root, r_child));
 }
 
+TEST(Skeleton, DepthOrderVisitsEachDepthInIndexOrder) {
+  // 0 hips; 1 spine, 2 spine1, 3 head (a chain); 4 left leg, 5 left foot; 6 right leg;
+  // 7 a second root. Depths: 0:{0,7} 1:{1,4,6} 2:{2,5} 3:{3}.
+  const std::vector<JointDesc> descs = {joint("hips", -1), joint("spine", 0), joint("spine1", 1),
+                                        joint("head", 2),  joint("l_leg", 0), joint("l_foot", 4),
+                                        joint("r_leg", 0), joint("prop", -1)};
+  auto s = Skeleton::build(descs, "depth");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_EQ(s->size(), 8u);
+  const std::vector<JointIndex> got(s->depth_order().begin(), s->depth_order().end());
+  EXPECT_EQ(got, (std::vector<JointIndex>{0, 7, 1, 4, 6, 2, 5, 3}));
+  EXPECT_TRUE(Skeleton().depth_order().empty());
+}
+
 TEST(Skeleton, ChildrenInOrder) {
   const std::vector<JointDesc> descs = {joint("root", -1), joint("a", 0), joint("a1", 1),
                                         joint("b", 0), joint("c", 0)};

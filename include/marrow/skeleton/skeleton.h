@@ -47,6 +47,11 @@ class Skeleton {
   std::span<const Transform> rest_pose() const { return rest_; }
   // The rest pose in structure-of-arrays groups of 8 joints (soa_transform.h).
   std::span<const SoaTransform> soa_rest_pose() const { return soa_rest_; }
+  // Every joint once, by depth: the roots, then their children, and so on, each depth in index
+  // order (parents still come before children). Joints of one depth do not depend on one another,
+  // so local-to-model visits them in this order and the processor overlaps their products instead
+  // of waiting on each parent in turn, as the index order's long chains (spine, fingers) make it.
+  std::span<const JointIndex> depth_order() const { return depth_order_; }
 
   // The first joint with this name; empty names are never found.
   std::optional<JointIndex> find(std::string_view name) const;
@@ -64,6 +69,7 @@ class Skeleton {
   std::vector<std::string> names_;
   std::vector<Transform> rest_;
   std::vector<SoaTransform> soa_rest_;
+  std::vector<JointIndex> depth_order_;
   std::unordered_map<std::string, JointIndex, NameHash, std::equal_to<>> by_name_;
 };
 

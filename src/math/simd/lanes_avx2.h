@@ -133,16 +133,19 @@ MARROW_LANES_INLINE bool all(M a) {
 // out = a * b for affine column-major 4x4 matrices: a is 16 floats, b is given as its columns
 // 0 and 1 (b01) and 2 and 3 (b23). Two result columns per register: [a0|a0] * [b0.x|b1.x] + ...
 MARROW_LANES_INLINE void affine_mul(const float* a, F b01, F b23, float* out) {
-  const __m256 a0 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(a));
-  const __m256 a1 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(a + 4));
-  const __m256 a2 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(a + 8));
-  const __m256 a3 = _mm256_insertf128_ps(_mm256_setzero_ps(), _mm_loadu_ps(a + 12), 1);
-  __m256 r01 = _mm256_mul_ps(a0, _mm256_permute_ps(b01.v, 0x00));
-  r01 = _mm256_fmadd_ps(a1, _mm256_permute_ps(b01.v, 0x55), r01);
-  r01 = _mm256_fmadd_ps(a2, _mm256_permute_ps(b01.v, 0xAA), r01);
-  __m256 r23 = _mm256_fmadd_ps(a0, _mm256_permute_ps(b23.v, 0x00), a3);
-  r23 = _mm256_fmadd_ps(a1, _mm256_permute_ps(b23.v, 0x55), r23);
-  r23 = _mm256_fmadd_ps(a2, _mm256_permute_ps(b23.v, 0xAA), r23);
+  const __m256 p01 = _mm256_loadu_ps(a), p23 = _mm256_loadu_ps(a + 8);
+  const __m256 a0 = _mm256_permute2f128_ps(p01, p01, 0x00);
+  const __m256 a1 = _mm256_permute2f128_ps(p01, p01, 0x11);
+  const __m256 a2 = _mm256_permute2f128_ps(p23, p23, 0x00);
+  const __m256 a3 = _mm256_permute2f128_ps(p23, p23, 0x18);
+  const __m256 r01 =
+      _mm256_add_ps(_mm256_fmadd_ps(a1, _mm256_permute_ps(b01.v, 0x55),
+                                    _mm256_mul_ps(a0, _mm256_permute_ps(b01.v, 0x00))),
+                    _mm256_mul_ps(a2, _mm256_permute_ps(b01.v, 0xAA)));
+  const __m256 r23 =
+      _mm256_add_ps(_mm256_fmadd_ps(a1, _mm256_permute_ps(b23.v, 0x55),
+                                    _mm256_mul_ps(a0, _mm256_permute_ps(b23.v, 0x00))),
+                    _mm256_fmadd_ps(a2, _mm256_permute_ps(b23.v, 0xAA), a3));
   _mm256_storeu_ps(out, r01);
   _mm256_storeu_ps(out + 8, r23);
 }

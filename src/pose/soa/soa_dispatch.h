@@ -35,6 +35,7 @@ struct BlendArgs {
 struct LocalToModelArgs {
   std::size_t joint_count;
   const std::uint16_t* parents;  // JointIndex; kNoParent (0xffff) for roots
+  const std::uint16_t* order;    // every joint once, parents first (Skeleton::depth_order)
   const SoaTransform* local;
   Mat4* model;
   const Mat4* root;  // nullptr: identity
