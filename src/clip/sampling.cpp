@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace marrow {
 
@@ -16,6 +17,13 @@ float wrap_time(float time, float duration, WrapMode mode) {
       return t >= duration ? 0.0f : t;  // fmod of a negative can round up to duration
     }
     case WrapMode::kPingPong: {
+      if (duration > std::numeric_limits<float>::max() / 2) {
+        // Twice the duration overflows a float (a hostile file's clip, fuzz finding): in double,
+        // and by ping-pong's symmetry from |time|, which a period this long would absorb.
+        const double period = 2.0 * duration;
+        const double t = std::fmod(std::fabs(static_cast<double>(time)), period);
+        return std::min(static_cast<float>(t > duration ? period - t : t), duration);
+      }
       float t = std::fmod(time, 2 * duration);
       if (t < 0) t += 2 * duration;
       return t > duration ? 2 * duration - t : t;

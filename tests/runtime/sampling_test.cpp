@@ -426,6 +426,14 @@ TEST(WrapTime, PingPong) {
   EXPECT_EQ(wrap_time(2, 1.5f, WrapMode::kPingPong), 1.0f);
   EXPECT_EQ(wrap_time(4.5f, 1.5f, WrapMode::kPingPong), 1.5f);
   EXPECT_EQ(wrap_time(-1e-9f, 1.5f, WrapMode::kPingPong), 0.0f);
+  // A duration whose double overflows a float (a damaged file's, found by fuzzing glb): period
+  // 6e38. Forward on [0, 3e38], and still even in time.
+  EXPECT_EQ(wrap_time(1, 3e38f, WrapMode::kPingPong), 1.0f);
+  EXPECT_EQ(wrap_time(-1, 3e38f, WrapMode::kPingPong), 1.0f);
+  EXPECT_EQ(wrap_time(3e38f, 3e38f, WrapMode::kPingPong), 3e38f);
+  EXPECT_EQ(wrap_time(-3e38f, 3e38f, WrapMode::kPingPong), 3e38f);
+  EXPECT_EQ(wrap_time(std::numeric_limits<float>::max(), 3e38f, WrapMode::kPingPong),
+            static_cast<float>(6e38 - std::numeric_limits<float>::max()));
 }
 
 TEST(WrapTime, DegenerateInputsGiveZero) {
