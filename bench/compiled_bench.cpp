@@ -258,6 +258,8 @@ void BM_Crowd40k(benchmark::State& state) {
   // range(1) = 1 writes every character's model matrices into one per-thread buffer instead:
   // not what a game can do, but it shows what the crowd's memory traffic costs.
   const bool shared_model = state.range(1) != 0;
+  // range(2) = 1 streams the model matrices out (SoaLocalToModelJob::streaming).
+  const bool streaming = state.range(2) != 0;
   const std::size_t threads = static_cast<std::size_t>(state.range(0));
   std::vector<Scratch> scratch(threads);
   ThreadPool pool(threads);
@@ -279,6 +281,7 @@ void BM_Crowd40k(benchmark::State& state) {
     blend.rest_pose = skeleton.soa_rest_pose();
     SoaLocalToModelJob model_job;
     model_job.skeleton = &skeleton;
+    model_job.streaming = streaming;
     for (std::size_t c = first; c < last; ++c) {
       const float phase = std::fmod(static_cast<float>(c) * 0.173f + frame * kFrame, 1.0f);
       sample_job.clip = &walk;
@@ -310,8 +313,8 @@ void BM_Crowd40k(benchmark::State& state) {
   state.SetLabel(std::string(to_string(active_simd_level())));
 }
 BENCHMARK(BM_Crowd40k)
-    ->ArgNames({"threads", "shared_model"})
-    ->ArgsProduct({{1, 2}, {0, 1}})
+    ->ArgNames({"threads", "shared_model", "streaming"})
+    ->ArgsProduct({{1, 2}, {0, 1}, {0, 1}})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 

@@ -41,6 +41,7 @@ bool SoaLocalToModelJob::run() const {
   args.root = root == Mat4::identity() ? nullptr : &root;
   args.first = from == kNoParent ? 0 : from;
   args.subtree = from != kNoParent;
+  args.streaming = streaming;
   soa_detail::soa_kernels().local_to_model(args);
   return true;
 }

@@ -2,6 +2,7 @@
 // BlendJob and LocalToModelJob, on every SIMD level this machine has.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <limits>
 
 #include "marrow/pose/additive.h"
@@ -247,6 +248,33 @@ TEST(SoaLocalToModel, MatchesTheScalarJobOnEveryLevel) {
       job.root = root;
       ASSERT_TRUE(job.run());
       expect_same_matrices(got, want, kMatrixEps);
+    });
+  }
+}
+
+TEST(SoaLocalToModel, StreamingWritesTheSameMatricesBitForBit) {
+  std::mt19937 rng(23);
+  for (std::size_t n : {1u, 9u, 68u, 256u, 300u}) {  // 300: past the scratch, written as usual
+    const Skeleton skeleton = random_skeleton(rng, n);
+    const std::vector<SoaTransform> local = soa(random_pose(rng, n, true));
+    const Mat4 root = to_matrix(random_transform(rng, true));
+    for_each_simd_level([&](SimdLevel level) {
+      for (const bool with_root : {false, true}) {
+        std::vector<Mat4> plain(n), streamed(n, Mat4::identity());
+        SoaLocalToModelJob job;
+        job.skeleton = &skeleton;
+        job.local = local;
+        if (with_root) job.root = root;
+        job.model = plain;
+        ASSERT_TRUE(job.run());
+        job.streaming = true;
+        job.model = streamed;
+        ASSERT_TRUE(job.run());
+        for (std::size_t j = 0; j < n; ++j) {
+          ASSERT_EQ(std::memcmp(&plain[j], &streamed[j], sizeof(Mat4)), 0)
+              << "joint " << j << " of " << n << ", " << to_string(level);
+        }
+      }
     });
   }
 }

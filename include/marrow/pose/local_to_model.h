@@ -34,6 +34,13 @@ struct SoaLocalToModelJob {
   std::span<Mat4> model;                // one per joint, written
   Mat4 root = Mat4::identity();         // placed above every root joint
   JointIndex from = kNoParent;
+  // Write `model` with non-temporal stores, which fill whole cache lines without reading them
+  // first and without evicting anything: for crowds whose model matrices are out of cache from one
+  // frame to the next and are read next by skinning or an upload, not now. The matrices are made
+  // in a stack block first, so this needs at most 256 joints and `model` aligned to 16 bytes (as
+  // std::vector's storage is); otherwise, and with `from`, the job writes as usual. The results
+  // are the same either way, bit for bit.
+  bool streaming = false;
 
   bool validate() const;
   // Returns false, writing nothing, when validate() fails.

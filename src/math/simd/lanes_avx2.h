@@ -149,6 +149,14 @@ MARROW_LANES_INLINE void affine_mul(const float* a, F b01, F b23, float* out) {
   _mm256_storeu_ps(out, r01);
   _mm256_storeu_ps(out + 8, r23);
 }
+// Copies `count` floats (a multiple of 4) to 16-byte-aligned `to` with non-temporal stores, which
+// write whole lines without reading them first and leave the caches alone; ordered before any
+// later store by the fence, so another thread that synchronizes with this one sees them. The
+// unused F names the level, so that the kernels find this by argument-dependent lookup.
+MARROW_LANES_INLINE void stream_copy(const float* from, float* to, std::size_t count, F /*level*/) {
+  for (std::size_t i = 0; i < count; i += 4) _mm_stream_ps(to + i, _mm_loadu_ps(from + i));
+  _mm_sfence();
+}
 MARROW_LANES_INLINE void transpose8x8(F (&r)[8]) {
   const __m256 t0 = _mm256_unpacklo_ps(r[0].v, r[1].v), t1 = _mm256_unpackhi_ps(r[0].v, r[1].v);
   const __m256 t2 = _mm256_unpacklo_ps(r[2].v, r[3].v), t3 = _mm256_unpackhi_ps(r[2].v, r[3].v);

@@ -205,6 +205,11 @@ MARROW_LANES_INLINE void affine_mul(const float* a, F b01, F b23, float* out) {
     out[c * 4 + 3] = b3;
   }
 }
+// Copies `count` floats (a multiple of 4); the x86 levels use non-temporal stores here. The
+// unused F names the level, so that the kernels find this by argument-dependent lookup.
+MARROW_LANES_INLINE void stream_copy(const float* from, float* to, std::size_t count, F /*level*/) {
+  std::memcpy(to, from, count * sizeof(float));
+}
 MARROW_LANES_INLINE void transpose8x8(F (&rows)[8]) {
   for (int i = 0; i < 8; ++i) {
     for (int j = i + 1; j < 8; ++j) {

@@ -180,6 +180,14 @@ MARROW_LANES_INLINE void transpose4(__m128& a, __m128& b, __m128& c, __m128& d) 
   c = _mm_movelh_ps(t2, t3);
   d = _mm_movehl_ps(t3, t2);
 }
+// Copies `count` floats (a multiple of 4) to 16-byte-aligned `to` with non-temporal stores, which
+// write whole lines without reading them first and leave the caches alone; ordered before any
+// later store by the fence, so another thread that synchronizes with this one sees them. The
+// unused F names the level, so that the kernels find this by argument-dependent lookup.
+MARROW_LANES_INLINE void stream_copy(const float* from, float* to, std::size_t count, F /*level*/) {
+  for (std::size_t i = 0; i < count; i += 4) _mm_stream_ps(to + i, _mm_loadu_ps(from + i));
+  _mm_sfence();
+}
 MARROW_LANES_INLINE void transpose8x8(F (&r)[8]) {
   // Four 4x4 blocks: transpose each, then swap the off-diagonal ones.
   transpose4(r[0].lo, r[1].lo, r[2].lo, r[3].lo);

@@ -43,6 +43,7 @@ struct LocalToModelArgs {
   // matrices are read where needed); otherwise every joint.
   std::size_t first;
   bool subtree;
+  bool streaming;  // SoaLocalToModelJob::streaming
 };
 
 struct SoaKernels {

@@ -492,6 +492,8 @@ void local_to_model_subtree(const LocalToModelArgs& a) {
 // computed, so their loads and multiply-adds overlap, where the index order chains each joint to
 // the previous one (the store, its reload and three dependent multiply-adds, ~20 cycles a joint).
 // Skeletons larger than the scratch block keep their local matrices in `model` between the passes.
+// With `streaming`, the model matrices too are made in the scratch and then copied out with
+// non-temporal stores (SoaLocalToModelJob::streaming).
 inline constexpr std::size_t kLocalMatrixScratch = 256;
 
 template <class F>
@@ -536,15 +538,19 @@ void local_to_model(const LocalToModelArgs& a) {
   float* const model = reinterpret_cast<float*>(a.model);
   const float* const root = reinterpret_cast<const float*>(a.root);
   alignas(64) float scratch[kLocalMatrixScratch * 16];
-  float* const locals = n <= kLocalMatrixScratch ? scratch : model;
+  const bool fits = n <= kLocalMatrixScratch;
+  float* const locals = fits ? scratch : model;
   local_matrices<F>(a.local, n, locals);
+  // Streaming: the products in place in the scratch, then one sequential copy out.
+  const bool stream = a.streaming && fits && (reinterpret_cast<std::uintptr_t>(model) & 15) == 0;
+  float* const results = stream ? scratch : model;
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t j = order[k];
     const float* const in = locals + 16 * j;
-    float* const out = model + 16 * j;
+    float* const out = results + 16 * j;
     const std::uint16_t p = parents[j];
     if (p != 0xffff) {
-      affine_mul(model + 16 * std::size_t{p}, F::loadu(in), F::loadu(in + 8), out);
+      affine_mul(results + 16 * std::size_t{p}, F::loadu(in), F::loadu(in + 8), out);
     } else if (root != nullptr) {
       affine_mul(root, F::loadu(in), F::loadu(in + 8), out);
     } else if (in != out) {
@@ -552,6 +558,7 @@ void local_to_model(const LocalToModelArgs& a) {
       F::loadu(in + 8).storeu(out + 8);
     }
   }
+  if (stream) stream_copy(scratch, model, 16 * n, F::zero());  // F: the level, by its lookup
 }
 
 }  // namespace marrow::soa_detail
