@@ -436,7 +436,8 @@ std::size_t run_exact(const Scene& s, std::vector<ExactCharacter>& crowd, const 
 }
 
 // (b) Idle + Walk + Run at 0.2 / 0.5 / 0.3, blended, then local-to-model.
-std::size_t blend_ozz(const Scene& s, std::vector<OzzCharacter>& crowd, const CrowdOptions& o) {
+std::size_t blend_ozz(const Scene& s, const OzzClips& clips, std::vector<OzzCharacter>& crowd,
+                      const CrowdOptions& o) {
   ozz::animation::SamplingJob sampling;
   ozz::animation::BlendingJob blend;
   blend.rest_pose = s.ozz_skeleton.joint_rest_poses();
@@ -447,7 +448,7 @@ std::size_t blend_ozz(const Scene& s, std::vector<OzzCharacter>& crowd, const Cr
       OzzCharacter& ch = crowd[c];
       ozz::animation::BlendingJob::Layer layers[kClipCount];
       for (std::size_t k = 0; k < kClipCount; ++k) {
-        const ozz::animation::Animation& clip = s.ozz[0]->clips[k];
+        const ozz::animation::Animation& clip = clips.clips[k];
         sampling.animation = &clip;
         sampling.context = ch.context[k].get();
         sampling.ratio = time_of(c, f, clip.duration()) / clip.duration();
@@ -467,8 +468,8 @@ std::size_t blend_ozz(const Scene& s, std::vector<OzzCharacter>& crowd, const Cr
   return o.frames * crowd.size();
 }
 
-std::size_t blend_compiled(const Scene& s, std::vector<CompiledCharacter>& crowd,
-                           const CrowdOptions& o) {
+std::size_t blend_compiled(const Scene& s, const MarrowClips& clips,
+                           std::vector<CompiledCharacter>& crowd, const CrowdOptions& o) {
   const Skeleton& skeleton = s.asset.skeleton;
   CompiledSamplingJob sampling;
   sampling.rest_pose = skeleton.soa_rest_pose();
@@ -482,7 +483,7 @@ std::size_t blend_compiled(const Scene& s, std::vector<CompiledCharacter>& crowd
       CompiledCharacter& ch = crowd[c];
       SoaBlendLayer layers[kClipCount];
       for (std::size_t k = 0; k < kClipCount; ++k) {
-        const CompiledClip& clip = s.marrow[0].clips[k];
+        const CompiledClip& clip = clips.clips[k];
         sampling.clip = &clip;
         sampling.context = &ch.context[k];
         sampling.time = time_of(c, f, clip.duration());
@@ -668,9 +669,12 @@ int main(int argc, char** argv) {
         {"a", what + "marrow exact", [&, model] { return run_exact(s, exact_state, o, model); }});
   }
   const std::string three = "3 clips + blend + local-to-model, ";
-  w.push_back({"b", three + s.ozz[0]->label, [&] { return blend_ozz(s, ozz_state[0], o); }});
-  w.push_back(
-      {"b", three + s.marrow[0].label, [&] { return blend_compiled(s, compiled_state[0], o); }});
+  for (std::size_t v = 0; v < s.ozz.size(); ++v)
+    w.push_back({"b", three + s.ozz[v]->label,
+                 [&, v] { return blend_ozz(s, *s.ozz[v], ozz_state[v], o); }});
+  for (std::size_t v = 0; v < s.marrow.size(); ++v)
+    w.push_back({"b", three + s.marrow[v].label,
+                 [&, v] { return blend_compiled(s, s.marrow[v], compiled_state[v], o); }});
   w.push_back({"b", three + "marrow exact", [&] { return blend_exact(s, exact_state, o); }});
   add_skinning_workloads(s, quick ? 20 : 200, w);
   std::erase_if(w, [&](const Workload& x) { return x.group.rfind(only, 0) != 0; });
