@@ -1,6 +1,7 @@
 // The clip compiler: exact Clip -> CompiledClip under one model-space error bound
-// (compiled_clip.h). The steps, repeated with a tighter per-joint share of the bound until the
-// measured error is within it:
+// (compiled_clip.h). The steps, run for several per-joint shares of the bound (the smallest clip
+// whose measured error is within the bound wins; when none is, smaller shares are tried until one
+// is):
 //  1. every joint channel gets a tolerance in its own units (distance, angle, scale) from its
 //     share of the bound and the rest pose's geometry (how far the joint's subtree reaches);
 //  2. channels that stay within it of one value are folded (to the rest pose or a constant);
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <string>
 
 #include "clip/compiled/layout.h"
@@ -41,6 +43,8 @@ constexpr float kInterior[] = {0.2113249f, 0.5f, 0.7886751f};
 // the ones it measures).
 constexpr float kSafety = 0.9f;
 constexpr int kMaxIterations = 10;
+// The shares of the bound compile() tries first, keeping the smallest clip that passes.
+constexpr float kGenerousShares[] = {1.0f, 0.9f, 0.8f, 0.7f, 0.6f, 0.55f, 0.5f};
 
 // --- Geometry of the rest pose (model space) ---------------------------------------------------
 
@@ -841,38 +845,62 @@ Result<CompiledClip> CompiledClip::compile(const Clip& clip, const Skeleton& ske
       additive ? std::span<const Transform>(identity) : skeleton.rest_pose();
 
   const FrameTimes base_times = base_frame_times(clip);
-  float share = 0.5f;
-  for (int iteration = 0; iteration <= kMaxIterations; ++iteration) {
-    const bool last = iteration == kMaxIterations;
-    // The last attempt keeps every moving channel as exact keys: its error is the exact
-    // sampler's rounding, so compile() always ends with a clip within the bound.
-    const Attempt attempt = plan(clip, skeleton, geo, bound, last ? 0.0f : share, base, base_times);
+  // Step 5's verdict on one share of the bound: the clip and its measurement when within the
+  // bound (kept with kSafety's margin), else nothing.
+  struct Candidate {
+    CompiledClip clip;
+    Measurement m;
+  };
+  std::optional<Candidate> best;
+  auto attempt_share = [&](float share, bool last) -> Result<bool> {
+    // share 0 keeps every moving channel as exact keys: its error is the exact sampler's
+    // rounding, so compile() always ends with a clip within the bound.
+    const Attempt attempt = plan(clip, skeleton, geo, bound, share, base, base_times);
     Data data = assemble(clip, skeleton, attempt, base_times, options.quantize, additive);
     Result<CompiledClip> compiled = from_data(std::move(data), where);
     if (!compiled) return compiled.error();
     const Measurement m =
         measure(clip, *compiled, skeleton, geo, base, options.additive_reference, bound);
-    if (m.max_error <= bound * kSafety || last) {
-      CompiledClipReport& r = compiled->data_.report;
-      r.bound = bound;
-      r.distance = options.absolute ? options.distance : options.distance * geo.extent;
-      r.extent = geo.extent;
-      r.max_error = m.max_error;
-      r.p99_error = m.p99;
-      r.max_error_time = m.max_time;
-      r.max_error_joint = m.max_joint;
-      r.measured_times = m.times;
-      r.exact_bytes = exact_bytes(clip);
-      if (m.max_error > bound) {
-        return make_error(where, "the exact keys alone are " + std::to_string(m.max_error) +
-                                     " from the exact clip, over the bound " +
-                                     std::to_string(bound) + " (a bound below float precision)");
-      }
-      return compiled;
+    if (!(m.max_error <= bound * kSafety || last)) return false;
+    if (!best || compiled->size_bytes() < best->clip.size_bytes()) {
+      best = Candidate{std::move(compiled).value(), m};
     }
+    return true;
+  };
+  // The size does not fall steadily as the share grows (a larger tolerance can tip a group of 8
+  // joints into a finer rate or format), and the measured error usually stays well inside the
+  // bound at the first share that passes; so a few generous shares are all tried and the
+  // smallest clip within the bound is kept. Only when none passes are the shares halved, the
+  // first to pass winning.
+  for (const float share : kGenerousShares) {
+    Result<bool> passed = attempt_share(share, false);
+    if (!passed) return passed.error();
+  }
+  float share = kGenerousShares[std::size(kGenerousShares) - 1] * 0.5f;
+  for (int iteration = 0; !best && iteration <= kMaxIterations; ++iteration) {
+    const bool last = iteration == kMaxIterations;
+    Result<bool> passed = attempt_share(last ? 0.0f : share, last);
+    if (!passed) return passed.error();
     share *= 0.5f;
   }
-  return make_error(where, "unreachable");
+  CompiledClip compiled = std::move(best->clip);
+  const Measurement& m = best->m;
+  CompiledClipReport& r = compiled.data_.report;
+  r.bound = bound;
+  r.distance = options.absolute ? options.distance : options.distance * geo.extent;
+  r.extent = geo.extent;
+  r.max_error = m.max_error;
+  r.p99_error = m.p99;
+  r.max_error_time = m.max_time;
+  r.max_error_joint = m.max_joint;
+  r.measured_times = m.times;
+  r.exact_bytes = exact_bytes(clip);
+  if (m.max_error > bound) {
+    return make_error(where, "the exact keys alone are " + std::to_string(m.max_error) +
+                                 " from the exact clip, over the bound " + std::to_string(bound) +
+                                 " (a bound below float precision)");
+  }
+  return compiled;
 }
 
 }  // namespace marrow
