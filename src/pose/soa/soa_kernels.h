@@ -425,6 +425,45 @@ MARROW_KERNEL bool in_subtree(const std::uint16_t* parents, std::size_t k, std::
   return p == from;
 }
 
+// TRS to matrix columns, 8 joints at once (mat4.h's mat4_from_trs): the rotation's products,
+// then columns 0-1 and columns 2-3 as two blocks of 8 registers; joint i's matrix is row i of each
+// block once transposed.
+template <class F>
+struct RotationProducts {
+  F xx, yy, zz, xy, xz, yz, wx, wy, wz;
+};
+template <class F>
+MARROW_KERNEL RotationProducts<F> rotation_products(const SoaTransform& l) {
+  const F qx = F::load(l.qx), qy = F::load(l.qy), qz = F::load(l.qz), qw = F::load(l.qw);
+  return {qx * qx, qy * qy, qz * qz, qx * qy, qx * qz, qy * qz, qw * qx, qw * qy, qw * qz};
+}
+template <class F>
+MARROW_KERNEL void columns01(const RotationProducts<F>& p, const SoaTransform& l, F (&block)[8]) {
+  const F one = F::set1(1.0f), two = F::set1(2.0f), zero = F::zero();
+  const F sx = F::load(l.sx), sy = F::load(l.sy);
+  block[0] = (one - two * (p.yy + p.zz)) * sx;
+  block[1] = two * (p.xy + p.wz) * sx;
+  block[2] = two * (p.xz - p.wy) * sx;
+  block[3] = zero;
+  block[4] = two * (p.xy - p.wz) * sy;
+  block[5] = (one - two * (p.xx + p.zz)) * sy;
+  block[6] = two * (p.yz + p.wx) * sy;
+  block[7] = zero;
+}
+template <class F>
+MARROW_KERNEL void columns23(const RotationProducts<F>& p, const SoaTransform& l, F (&block)[8]) {
+  const F one = F::set1(1.0f), two = F::set1(2.0f), zero = F::zero();
+  const F sz = F::load(l.sz);
+  block[0] = two * (p.xz + p.wy) * sz;
+  block[1] = two * (p.yz - p.wx) * sz;
+  block[2] = (one - two * (p.xx + p.yy)) * sz;
+  block[3] = zero;
+  block[4] = F::load(l.tx);
+  block[5] = F::load(l.ty);
+  block[6] = F::load(l.tz);
+  block[7] = one;
+}
+
 // One sub-hierarchy (`from`): joints in index order, each converted and multiplied at once, so
 // that joints outside the subtree are never written.
 template <class F>
@@ -437,29 +476,13 @@ void local_to_model_subtree(const LocalToModelArgs& a) {
   float* const model = reinterpret_cast<float*>(a.model);
   const float* const root = reinterpret_cast<const float*>(a.root);
   const std::size_t from = a.first;
-  const bool subtree = a.subtree;
   const std::size_t groups = (n + kSoaWidth - 1) / kSoaWidth;
-  const F one = F::set1(1.0f), two = F::set1(2.0f), zero = F::zero();
   alignas(32) float cols[kSoaWidth][16];
   for (std::size_t g = from / kSoaWidth; g < groups; ++g) {
-    const SoaTransform& l = local[g];
-    // TRS to matrix columns, 8 joints at once (mat4.h's mat4_from_trs).
-    const F qx = F::load(l.qx), qy = F::load(l.qy), qz = F::load(l.qz), qw = F::load(l.qw);
-    const F xx = qx * qx, yy = qy * qy, zz = qz * qz;
-    const F xy = qx * qy, xz = qx * qz, yz = qy * qz;
-    const F wx = qw * qx, wy = qw * qy, wz = qw * qz;
-    const F sx = F::load(l.sx), sy = F::load(l.sy), sz = F::load(l.sz);
-    F block0[8] = {
-        (one - two * (yy + zz)) * sx, two * (xy + wz) * sx,         two * (xz - wy) * sx, zero,
-        two * (xy - wz) * sy,         (one - two * (xx + zz)) * sy, two * (yz + wx) * sy, zero};
-    F block1[8] = {two * (xz + wy) * sz,
-                   two * (yz - wx) * sz,
-                   (one - two * (xx + yy)) * sz,
-                   zero,
-                   F::load(l.tx),
-                   F::load(l.ty),
-                   F::load(l.tz),
-                   one};
+    const RotationProducts<F> p = rotation_products<F>(local[g]);
+    F block0[8], block1[8];
+    columns01(p, local[g], block0);
+    columns23(p, local[g], block1);
     // Joint i's matrix is row i of each block once transposed.
     transpose8x8(block0);
     transpose8x8(block1);
@@ -470,7 +493,7 @@ void local_to_model_subtree(const LocalToModelArgs& a) {
     const std::size_t begin = g * kSoaWidth;
     const std::size_t end = begin + kSoaWidth < n ? begin + kSoaWidth : n;
     for (std::size_t j = begin < from ? from : begin; j < end; ++j) {
-      if (subtree && !in_subtree<F>(parents, j, from)) continue;
+      if (!in_subtree<F>(parents, j, from)) continue;
       const float* c = cols[j - begin];
       float* out = model + 16 * j;
       const std::uint16_t p = parents[j];
@@ -499,33 +522,19 @@ inline constexpr std::size_t kLocalMatrixScratch = 256;
 template <class F>
 MARROW_KERNEL void local_matrices(const SoaTransform* local, std::size_t n, float* out) {
   const std::size_t groups = (n + kSoaWidth - 1) / kSoaWidth;
-  const F one = F::set1(1.0f), two = F::set1(2.0f), zero = F::zero();
   for (std::size_t g = 0; g < groups; ++g) {
-    const SoaTransform& l = local[g];
-    const F qx = F::load(l.qx), qy = F::load(l.qy), qz = F::load(l.qz), qw = F::load(l.qw);
-    const F xx = qx * qx, yy = qy * qy, zz = qz * qz;
-    const F xy = qx * qy, xz = qx * qz, yz = qy * qz;
-    const F wx = qw * qx, wy = qw * qy, wz = qw * qz;
-    const F sx = F::load(l.sx), sy = F::load(l.sy), sz = F::load(l.sz);
+    const RotationProducts<F> p = rotation_products<F>(local[g]);
     const std::size_t begin = g * kSoaWidth;
     const std::size_t count = n - begin < kSoaWidth ? n - begin : kSoaWidth;
     // Columns 0-1 then 2-3, each transposed and stored before the next is made: fewer live
     // registers than both blocks at once (16 at AVX2 would spill).
-    F block0[8] = {
-        (one - two * (yy + zz)) * sx, two * (xy + wz) * sx,         two * (xz - wy) * sx, zero,
-        two * (xy - wz) * sy,         (one - two * (xx + zz)) * sy, two * (yz + wx) * sy, zero};
-    transpose8x8(block0);
-    for (std::size_t i = 0; i < count; ++i) block0[i].storeu(out + 16 * (begin + i));
-    F block1[8] = {two * (xz + wy) * sz,
-                   two * (yz - wx) * sz,
-                   (one - two * (xx + yy)) * sz,
-                   zero,
-                   F::load(l.tx),
-                   F::load(l.ty),
-                   F::load(l.tz),
-                   one};
-    transpose8x8(block1);
-    for (std::size_t i = 0; i < count; ++i) block1[i].storeu(out + 16 * (begin + i) + 8);
+    F block[8];
+    columns01(p, local[g], block);
+    transpose8x8(block);
+    for (std::size_t i = 0; i < count; ++i) block[i].storeu(out + 16 * (begin + i));
+    columns23(p, local[g], block);
+    transpose8x8(block);
+    for (std::size_t i = 0; i < count; ++i) block[i].storeu(out + 16 * (begin + i) + 8);
   }
 }
 
