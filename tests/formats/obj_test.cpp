@@ -1,7 +1,9 @@
 // OBJ import: objects/groups become meshes with positions, normals and UVs unified per corner,
 // polygons triangulated; bad numbers and bad face references are errors naming file and line.
-#include "marrow/io/obj.h"
+#include <cmath>
+
 #include "formats_test_util.h"
+#include "marrow/io/obj.h"
 
 namespace formats_test {
 namespace {
@@ -111,6 +113,31 @@ TEST(Obj, ErrorsNameTheLine) {
   expect_error("v 0 0 0\nv 1 0 0\n\n# c\nf 1 2\n",
                "shape.obj:5:", "a face needs at least 3 vertices");
   expect_error("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 x\n", "shape.obj:4:", "'x' is not an index");
+}
+
+// A convex polygon of `corners` vertices on the unit circle, as one face.
+std::string polygon(int corners) {
+  std::string text;
+  for (int i = 0; i < corners; ++i) {
+    const double a = 2 * 3.14159265358979 * i / corners;
+    text += "v " + std::to_string(std::cos(a)) + " " + std::to_string(std::sin(a)) + " 0\n";
+  }
+  text += "f";
+  for (int i = 1; i <= corners; ++i) text += " " + std::to_string(i);
+  return text + "\n";
+}
+
+// tinyobjloader triangulates a face in about corners^2 steps (one face of 200,000 corners took
+// 88 s): the faces' corners^2 are held to the document budget, so such a face is refused at the
+// pre-check, naming its line, while a large but ordinary polygon still loads.
+TEST(Obj, AFaceTooCostlyToTriangulateIsRefusedAtOnce) {
+  const std::string big = polygon(20000);  // 4e8 steps against a limit of about 8.7e7
+  expect_error(big, "shape.obj:20001:", "a face of 20000 corners");
+  expect_error(big, "shape.obj:20001:", "(corners squared per face; 64 per input byte + 64 Mi)");
+  Result<Asset> ok = parse(polygon(1000));
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  ASSERT_EQ(ok->meshes.size(), 1u);
+  EXPECT_EQ(ok->meshes[0].indices.size(), 3u * 998);  // a convex n-gon: n - 2 triangles
 }
 
 // Cut anywhere or damaged anywhere, a file either loads into a consistent asset or fails with a
