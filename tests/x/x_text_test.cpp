@@ -258,5 +258,27 @@ TEST(XText, DeclDataTangentsWithHandednessFromTheBinormal) {
   EXPECT_FALSE(has_warning(a, "DeclData"));
 }
 
+// A mesh names a top-level material by reference, case-blind like the rest of .X; of two with
+// the same name the first counts; a name the file lacks draws the mesh plain, with a warning.
+// (The lookup is by a map, so that many meshes and materials do not cost their product.)
+TEST(XText, MaterialReferencesFindTheFirstOfTheNameAnyCase) {
+  const std::string text = R"(xof 0303txt 0032
+Material Dup { 1.0;0.0;0.0;1.0;; 0.0; 0.0;0.0;0.0;; 0.0;0.0;0.0;; }
+Material dup { 0.0;0.0;1.0;1.0;; 0.0; 0.0;0.0;0.0;; 0.0;0.0;0.0;; }
+Mesh a { 3; 0.0;0.0;0.0;, 1.0;0.0;0.0;, 0.0;1.0;0.0;; 1; 3;0,1,2;;
+  MeshMaterialList { 1; 1; 0;; {DUP} } }
+Mesh b { 3; 0.0;0.0;0.0;, 1.0;0.0;0.0;, 0.0;1.0;0.0;; 1; 3;0,1,2;;
+  MeshMaterialList { 1; 1; 0;; {Missing} } }
+)";
+  Result<Asset> r = read_text(text);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->meshes.size(), 2u);
+  ASSERT_GE(r->meshes[0].material, 0);
+  const Material& red = r->materials[static_cast<std::size_t>(r->meshes[0].material)];
+  EXPECT_EQ(red.base_color_factor, (std::array<float, 4>{1, 0, 0, 1}));  // 0 and 1: any transfer
+  EXPECT_EQ(r->meshes[1].material, -1);
+  EXPECT_TRUE(has_warning(*r, "material 'Missing' is not in the file; drawn plain"));
+}
+
 }  // namespace
 }  // namespace marrow::xtest

@@ -27,6 +27,12 @@ bool iequals(std::string_view a, std::string_view b) {
   return true;
 }
 
+std::string ascii_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c;
+  return out;
+}
+
 std::optional<JointIndex> joint_nested_too_deep(const Skeleton& skeleton) {
   // Parents come first, so one forward pass knows every parent's depth.
   std::vector<std::size_t> depth(skeleton.size(), 0);

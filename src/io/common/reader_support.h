@@ -25,6 +25,8 @@ Result<std::vector<std::uint8_t>> read_file_bytes(const std::string& path);
 
 // ASCII case-insensitive equality (.X templates and BVH keywords are case-blind).
 bool iequals(std::string_view a, std::string_view b);
+// `s` with A-Z made a-z (iequals' rule), for keys of case-insensitive lookups.
+std::string ascii_lower(std::string_view s);
 
 // A token as it appears in a message: quoted, control bytes escaped as \xNN, long tokens cut
 // to 40 bytes followed by "...".

@@ -145,15 +145,20 @@ int Assembler::build_material(const MeshRec& m) {
   }
   MaterialRec rec = m.materials[best];
   if (!m.material_refs[best].empty()) {
-    const auto it = std::find_if(
-        r_.named_materials.begin(), r_.named_materials.end(),
-        [&](const MaterialRec& r) { return io::iequals(r.name, m.material_refs[best]); });
-    if (it == r_.named_materials.end()) {
+    if (!materials_indexed_) {
+      for (std::size_t i = 0; i < r_.named_materials.size(); ++i) {
+        material_by_name_.emplace(io::ascii_lower(r_.named_materials[i].name),
+                                  i);  // keeps the first
+      }
+      materials_indexed_ = true;
+    }
+    const auto it = material_by_name_.find(io::ascii_lower(m.material_refs[best]));
+    if (it == material_by_name_.end()) {
       warn(m.place, "Mesh " + named(m.name) + ": material " + named(m.material_refs[best]) +
                         " is not in the file; drawn plain");
       return -1;
     }
-    rec = *it;
+    rec = r_.named_materials[it->second];
   }
   Material material;
   material.name = rec.name;

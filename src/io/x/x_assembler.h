@@ -54,6 +54,10 @@ class Assembler {
   std::vector<JointIndex> joint_of_frame_;
   // Where each joint channel of the clip being built got its track.
   std::unordered_map<std::uint32_t, std::size_t> channel_place_;
+  // Top-level materials by lower-cased name, the first of equals (built on first use): a lookup
+  // per mesh, so that many meshes and materials do not cost their product.
+  std::unordered_map<std::string, std::size_t> material_by_name_;
+  bool materials_indexed_ = false;
 };
 
 }  // namespace marrow::xfile
