@@ -84,6 +84,19 @@ struct CompiledCharacter {
   std::vector<Mat4> model;
 };
 
+// The three jobs of a compiled frame, set up for one skeleton (clip, layers and poses per call).
+struct FrameJobs {
+  explicit FrameJobs(const Skeleton& skeleton) {
+    sample.rest_pose = skeleton.soa_rest_pose();
+    blend.joint_count = skeleton.size();
+    blend.rest_pose = skeleton.soa_rest_pose();
+    to_model.skeleton = &skeleton;
+  }
+  CompiledSamplingJob sample;
+  SoaBlendJob blend;
+  SoaLocalToModelJob to_model;
+};
+
 // range(0): 0 sample only, 1 sample + local-to-model. range(1): -1 exact, else the SIMD level.
 void BM_Crowd_Walk(benchmark::State& state) {
   const Soldier* s = soldier();
@@ -195,13 +208,10 @@ void BM_Crowd_Blend3(benchmark::State& state) {
       c.local.resize(soa_group_count(n));
       c.model.resize(n);
     }
-    CompiledSamplingJob sample_job;
-    sample_job.rest_pose = skeleton.soa_rest_pose();
-    SoaBlendJob blend;
-    blend.joint_count = n;
-    blend.rest_pose = skeleton.soa_rest_pose();
-    SoaLocalToModelJob model_job;
-    model_job.skeleton = &skeleton;
+    FrameJobs jobs(skeleton);
+    CompiledSamplingJob& sample_job = jobs.sample;
+    SoaBlendJob& blend = jobs.blend;
+    SoaLocalToModelJob& model_job = jobs.to_model;
     for (auto _ : state) {
       for (std::size_t i = 0; i < kCharacters; ++i) {
         CompiledCharacter& c = crowd[i];
@@ -274,13 +284,10 @@ void BM_Crowd40k(benchmark::State& state) {
   auto update = [&](std::size_t slice) {
     Scratch* const mine = &scratch[slice];
     const std::size_t first = slice * kCrowd / threads, last = (slice + 1) * kCrowd / threads;
-    CompiledSamplingJob sample_job;
-    sample_job.rest_pose = skeleton.soa_rest_pose();
-    SoaBlendJob blend;
-    blend.joint_count = n;
-    blend.rest_pose = skeleton.soa_rest_pose();
-    SoaLocalToModelJob model_job;
-    model_job.skeleton = &skeleton;
+    FrameJobs jobs(skeleton);
+    CompiledSamplingJob& sample_job = jobs.sample;
+    SoaBlendJob& blend = jobs.blend;
+    SoaLocalToModelJob& model_job = jobs.to_model;
     model_job.streaming = streaming;
     for (std::size_t c = first; c < last; ++c) {
       const float phase = std::fmod(static_cast<float>(c) * 0.173f + frame * kFrame, 1.0f);
