@@ -2,7 +2,7 @@
 // parsed under the heap budget, then, when it parses, put on a fixed stage — the script
 // character's clips with sync markers on Walk and Run and two blend spaces, "locomotion" (1D) and
 // "strafe" (2D), all of which a machine may name — and run for up to kMaxScriptFrames frames with
-// no timeline, so its own transitions (initial parameters, exit times, markers) drive it.
+// no timeline, so its own transitions (on initial parameter values, at markers) drive it.
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>

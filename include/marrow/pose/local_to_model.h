@@ -23,7 +23,10 @@ struct LocalToModelJob {
 
 // The same from a structure-of-arrays local pose, with the TRS-to-matrix conversion done 8 joints
 // at a time and the products by the parents' matrices in SIMD registers (the SIMD level is chosen
-// at run time, simd.h). Tested against LocalToModelJob, its scalar reference.
+// at run time, simd.h), taken in Skeleton::depth_order() so that independent joints overlap. The
+// local matrices wait in a 16 KiB block on the stack (skeletons of up to 256 joints; larger ones
+// use `model` for it): mind it on small fiber or job stacks. Tested against LocalToModelJob, its
+// scalar reference.
 //
 // `from` limits the work to one sub-hierarchy: with from = j, only j and its descendants are
 // recomputed (the other model matrices must already be in `model`, as after IK changed the local
