@@ -269,7 +269,7 @@ Clip bake_clip(BakeInput& in, std::size_t clip, std::vector<std::string>& warnin
       }
     }
   }
-  const std::string where = "clip '" + range.name + "'";
+  const std::string where = in.file + ": clip '" + range.name + "'";
   double accepted = 0;
   std::vector<float> times, tv, rv, sv;
   for (const auto& [node, curves] : node_curves) {

@@ -25,6 +25,7 @@ inline constexpr std::size_t kBakedKeysPerFileKey = 256;
 inline constexpr std::size_t kMaxBakedKeys = 1u << 22;
 
 struct BakeInput {
+  std::string file;  // the document's name, which every error starts with
   const AnimationModel* model = nullptr;
   const Scene* scene = nullptr;
   const std::vector<JointIndex>* joint_of_node = nullptr;

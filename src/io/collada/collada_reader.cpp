@@ -92,6 +92,7 @@ std::unique_ptr<ColladaReference::State> read_state(std::span<const std::uint8_t
   s->tolerance = tolerance;
   if (!(s->tolerance.translation > 0)) s->tolerance.translation = std::max(1e-9, 1e-5 * longest);
   collada::BakeInput input;
+  input.file = name;
   input.model = s->model.get();
   input.scene = &scene;
   input.joint_of_node = &s->joint_of_node;
