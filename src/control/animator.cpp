@@ -142,7 +142,7 @@ Result<Animator> Animator::create(std::shared_ptr<const ClipSet> set, AnimatorOp
     if (!cs.compiled(c)) exact_needed = true;
     if (cs.clip(c).tracks().size() >= widest) widest = cs.clip(c).tracks().size(), widest_clip = c;
     if (const CompiledClip* compiled = cs.compiled(c)) {
-      const std::size_t keyed = compiled->keyed_clip().tracks().size();
+      const std::size_t keyed = compiled->keyed_track_count();
       if (keyed > widest_keyed) widest_keyed = keyed, widest_keyed_clip = c;
     }
   }

@@ -197,7 +197,7 @@ Status ClipSetBuilder::add_entry(const Clip& clip, std::optional<CompiledClip> c
   set_->max_tracks_ = std::max(set_->max_tracks_, entry.clip.tracks().size());
   if (entry.compiled) {
     set_->max_keyed_tracks_ =
-        std::max(set_->max_keyed_tracks_, entry.compiled->keyed_clip().tracks().size());
+        std::max(set_->max_keyed_tracks_, entry.compiled->keyed_track_count());
   }
   set_->clips_.push_back(std::move(entry));
   root_motion_wanted_.push_back(options.root_motion && !options.additive);

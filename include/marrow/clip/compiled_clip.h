@@ -32,6 +32,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -136,6 +137,22 @@ struct CompiledClipData {
   CompiledClipReport report;
 };
 
+// The arrays the sampler reads: views into one block that a compiled clip owns and shares with its
+// copies (immutable, so sharing needs no lock).
+struct CompiledClipLayout {
+  float duration = 0;
+  float segment_rate = 0;
+  std::uint32_t joint_count = 0;
+  std::span<const CompiledClipData::Source> sources;
+  std::span<const float> constants;
+  std::span<const CompiledClipData::Segment> segments;
+  std::span<const CompiledClipData::Stream> streams;
+  std::span<const float> frame_times;
+  std::span<const CompiledClipData::TrackGroup> track_groups;
+  std::span<const float> ranges;
+  std::span<const std::uint8_t> frames;
+};
+
 class CompiledClip {
  public:
   CompiledClip() = default;
@@ -149,24 +166,30 @@ class CompiledClip {
   // the part that is wrong; `where` prefixes them.
   static Result<CompiledClip> from_data(CompiledClipData data, std::string_view where);
 
-  const std::string& name() const { return data_.name; }
-  float duration() const { return data_.duration; }
-  double ticks_per_second() const { return data_.ticks_per_second; }
-  std::size_t joint_count() const { return data_.joint_count; }
-  std::span<const ClipEvent> events() const { return data_.events; }
-  const CompiledClipReport& report() const { return data_.report; }
+  const std::string& name() const;
+  float duration() const { return layout_.duration; }
+  double ticks_per_second() const;
+  std::size_t joint_count() const { return layout_.joint_count; }
+  std::span<const ClipEvent> events() const;
+  const CompiledClipReport& report() const;
   // The layout the sampler reads (the exact-key tracks are in keyed_clip(), not here).
-  const CompiledClipData& data() const { return data_; }
+  const CompiledClipLayout& layout() const { return layout_; }
   // Everything, exact-key tracks included: what from_data takes back (the archive stores it).
   CompiledClipData to_data() const;
-  // Bytes the clip occupies at run time (its arrays and this object).
+  // Bytes the clip occupies at run time: this handle, the shared block and what it holds.
   std::size_t size_bytes() const;
-  // The tracks kept as exact keys, as a clip of their own (evaluated with sampling.h).
-  const Clip& keyed_clip() const { return keyed_clip_; }
+  // The tracks kept as exact keys, as a clip of their own (evaluated with sampling.h); null when
+  // there are none, as for most clips.
+  const Clip* keyed_clip() const;
+  std::size_t keyed_track_count() const;
 
  private:
-  CompiledClipData data_;
-  Clip keyed_clip_;
+  struct Shared;
+  CompiledClipReport& report_to_fill();  // compile(), while it is the clip's one owner
+  // The handle is small (the sampler's views and one pointer) and copies share everything:
+  // per-clip bytes are what docs/performance.md compares with ozz-animation's.
+  CompiledClipLayout layout_;
+  std::shared_ptr<Shared> shared_;  // written only while compile() is its one owner
 };
 
 }  // namespace marrow

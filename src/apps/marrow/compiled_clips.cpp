@@ -107,7 +107,7 @@ std::vector<float> measurement_times(const Clip& clip, const CompiledClip& compi
     const auto ts = clip.times().subspan(track.first_key, track.key_count);
     keys.insert(keys.end(), ts.begin(), ts.end());
   }
-  const CompiledClipData& d = compiled.data();
+  const CompiledClipLayout& d = compiled.layout();
   std::vector<float> frames(d.frame_times.begin(), d.frame_times.end());
   std::vector<float> times{0.0f, duration, duration * (1 - 1e-5f), duration * 1e-5f};
   // Between consecutive distinct times of each set: where nlerp strays furthest from slerp

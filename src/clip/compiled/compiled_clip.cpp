@@ -1,6 +1,7 @@
 // CompiledClip: validation of serialized data, and its size. The compiler is compiler.cpp.
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "clip/compiled/layout.h"
@@ -75,6 +76,18 @@ std::string check_decoded_values(const Data& d, const Data::Stream& st, const Da
 }
 
 }  // namespace
+
+// What every copy of a compiled clip shares: the block its layout views, and what the sampler does
+// not read every frame.
+struct CompiledClip::Shared {
+  std::unique_ptr<std::byte[]> block;
+  std::size_t block_bytes = 0;
+  std::unique_ptr<const Clip> keyed_clip;  // null when no track is kept as exact keys
+  std::string name;
+  double ticks_per_second = 0;
+  std::vector<ClipEvent> events;
+  CompiledClipReport report;
+};
 
 Result<CompiledClip> CompiledClip::from_data(CompiledClipData d, std::string_view where) {
   const auto fail = [&](const std::string& what) -> Result<CompiledClip> {
@@ -260,45 +273,144 @@ Result<CompiledClip> CompiledClip::from_data(CompiledClipData d, std::string_vie
   for (const ClipEvent& e : d.events) {
     if (!std::isfinite(e.time) || e.time < 0) return fail("event '" + e.name + "' has a bad time");
   }
+  // One block holds every array the sampler reads, each at a 16-byte boundary.
+  std::size_t block_bytes = 0;
+  const auto place = [&block_bytes](std::size_t bytes) {
+    const std::size_t at = block_bytes;
+    block_bytes += (bytes + 15) & ~std::size_t{15};
+    return at;
+  };
+  const std::size_t at_sources = place(d.sources.size() * sizeof(Data::Source));
+  const std::size_t at_constants = place(d.constants.size() * sizeof(float));
+  const std::size_t at_segments = place(d.segments.size() * sizeof(Data::Segment));
+  const std::size_t at_streams = place(d.streams.size() * sizeof(Data::Stream));
+  const std::size_t at_frame_times = place(d.frame_times.size() * sizeof(float));
+  const std::size_t at_track_groups = place(d.track_groups.size() * sizeof(Data::TrackGroup));
+  const std::size_t at_ranges = place(d.ranges.size() * sizeof(float));
+  const std::size_t at_frames = place(d.frames.size());
+
+  auto shared = std::make_shared<Shared>();
+  shared->block = std::make_unique_for_overwrite<std::byte[]>(block_bytes);
+  shared->block_bytes = block_bytes;
+  std::byte* block = shared->block.get();
+  const auto copy = [block]<typename T>(const std::vector<T>& from, std::size_t at) {
+    if (!from.empty()) std::memcpy(block + at, from.data(), from.size() * sizeof(T));
+    return std::span<const T>(reinterpret_cast<const T*>(block + at), from.size());
+  };
   CompiledClip clip;
-  // The exact keys live in keyed_clip_ alone (to_data() gives them back).
-  d.keyed.clear();
-  d.keyed.shrink_to_fit();
-  d.keyed_times.clear();
-  d.keyed_times.shrink_to_fit();
-  d.keyed_values.clear();
-  d.keyed_values.shrink_to_fit();
-  clip.data_ = std::move(d);
-  clip.keyed_clip_ = std::move(keyed_clip).value();
+  CompiledClipLayout& l = clip.layout_;
+  l.duration = d.duration;
+  l.segment_rate = d.segment_rate;
+  l.joint_count = d.joint_count;
+  l.sources = copy(d.sources, at_sources);
+  l.constants = copy(d.constants, at_constants);
+  l.segments = copy(d.segments, at_segments);
+  l.streams = copy(d.streams, at_streams);
+  l.frame_times = copy(d.frame_times, at_frame_times);
+  l.track_groups = copy(d.track_groups, at_track_groups);
+  l.ranges = copy(d.ranges, at_ranges);
+  l.frames = copy(d.frames, at_frames);
+  if (!keyed_clip->tracks().empty()) {
+    shared->keyed_clip = std::make_unique<const Clip>(std::move(keyed_clip).value());
+  }
+  shared->name = std::move(d.name);
+  shared->ticks_per_second = d.ticks_per_second;
+  shared->events = std::move(d.events);
+  shared->report = d.report;
+  clip.shared_ = std::move(shared);
   return clip;
 }
 
+namespace {
+// The bytes a string holds outside itself: none when short enough to live inside.
+std::size_t heap_bytes(const std::string& s) {
+  const auto* inside = reinterpret_cast<const char*>(&s);
+  const bool in_place = s.data() >= inside && s.data() < inside + sizeof(std::string);
+  return in_place ? 0 : s.capacity() + 1;
+}
+
+// What a default-constructed clip answers.
+const std::string& no_name() {
+  static const std::string empty;
+  return empty;
+}
+}  // namespace
+
+const std::string& CompiledClip::name() const {
+  return shared_ ? shared_->name : no_name();
+}
+
+double CompiledClip::ticks_per_second() const {
+  return shared_ ? shared_->ticks_per_second : 0;
+}
+
+std::span<const ClipEvent> CompiledClip::events() const {
+  return shared_ ? std::span<const ClipEvent>(shared_->events) : std::span<const ClipEvent>();
+}
+
+const CompiledClipReport& CompiledClip::report() const {
+  static const CompiledClipReport none;
+  return shared_ ? shared_->report : none;
+}
+
+CompiledClipReport& CompiledClip::report_to_fill() {
+  return shared_->report;
+}
+
+const Clip* CompiledClip::keyed_clip() const {
+  return shared_ ? shared_->keyed_clip.get() : nullptr;
+}
+
+std::size_t CompiledClip::keyed_track_count() const {
+  const Clip* k = keyed_clip();
+  return k != nullptr ? k->tracks().size() : 0;
+}
+
 CompiledClipData CompiledClip::to_data() const {
-  CompiledClipData d = data_;
-  const Clip& k = keyed_clip_;
-  for (const Track& track : k.tracks()) {
-    const auto channel = static_cast<Data::Channel>(static_cast<unsigned>(track.target));
-    d.keyed.push_back({track.joint, channel, track.interpolation, track.key_count});
-    const auto times = k.times().subspan(track.first_key, track.key_count);
-    const auto values = k.values().subspan(
-        track.first_value,
-        std::size_t{track.key_count} * floats_per_key(track.target, track.interpolation));
-    d.keyed_times.insert(d.keyed_times.end(), times.begin(), times.end());
-    d.keyed_values.insert(d.keyed_values.end(), values.begin(), values.end());
+  const CompiledClipLayout& l = layout_;
+  CompiledClipData d;
+  d.name = name();
+  d.duration = l.duration;
+  d.ticks_per_second = ticks_per_second();
+  d.joint_count = l.joint_count;
+  d.sources.assign(l.sources.begin(), l.sources.end());
+  d.constants.assign(l.constants.begin(), l.constants.end());
+  d.segment_rate = l.segment_rate;
+  d.segments.assign(l.segments.begin(), l.segments.end());
+  d.streams.assign(l.streams.begin(), l.streams.end());
+  d.frame_times.assign(l.frame_times.begin(), l.frame_times.end());
+  d.track_groups.assign(l.track_groups.begin(), l.track_groups.end());
+  d.ranges.assign(l.ranges.begin(), l.ranges.end());
+  d.frames.assign(l.frames.begin(), l.frames.end());
+  d.events.assign(events().begin(), events().end());
+  d.report = report();
+  if (const Clip* k = keyed_clip()) {
+    for (const Track& track : k->tracks()) {
+      const auto channel = static_cast<Data::Channel>(static_cast<unsigned>(track.target));
+      d.keyed.push_back({track.joint, channel, track.interpolation, track.key_count});
+      const auto times = k->times().subspan(track.first_key, track.key_count);
+      const auto values = k->values().subspan(
+          track.first_value,
+          std::size_t{track.key_count} * floats_per_key(track.target, track.interpolation));
+      d.keyed_times.insert(d.keyed_times.end(), times.begin(), times.end());
+      d.keyed_values.insert(d.keyed_values.end(), values.begin(), values.end());
+    }
   }
   return d;
 }
 
 std::size_t CompiledClip::size_bytes() const {
-  const Data& d = data_;
-  std::size_t bytes = sizeof(*this) + d.name.capacity();
-  bytes += d.sources.size() * sizeof(Data::Source) + d.constants.size() * sizeof(float);
-  bytes += d.track_groups.size() * sizeof(Data::TrackGroup) + d.ranges.size() * sizeof(float);
-  bytes += d.frames.size() + d.frame_times.size() * sizeof(float) +
-           d.streams.size() * sizeof(Data::Stream) + d.segments.size() * sizeof(Data::Segment);
-  bytes += keyed_clip_.tracks().size() * sizeof(Track) +
-           (keyed_clip_.times().size() + keyed_clip_.values().size()) * sizeof(float);
-  for (const ClipEvent& e : d.events) bytes += sizeof(ClipEvent) + e.name.capacity();
+  std::size_t bytes = sizeof(*this);
+  if (!shared_) return bytes;
+  const Shared& s = *shared_;
+  // The shared object with make_shared's control block (two counts and a vtable pointer).
+  bytes += sizeof(Shared) + 16 + s.block_bytes;
+  bytes += heap_bytes(s.name);
+  if (const Clip* k = s.keyed_clip.get()) {
+    bytes += sizeof(Clip) + k->tracks().size() * sizeof(Track) +
+             (k->times().size() + k->values().size()) * sizeof(float);
+  }
+  for (const ClipEvent& e : s.events) bytes += sizeof(ClipEvent) + heap_bytes(e.name);
   return bytes;
 }
 

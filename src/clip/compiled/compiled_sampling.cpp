@@ -10,7 +10,7 @@ namespace marrow {
 
 void CompiledSamplingContext::bind(const CompiledClip& clip) {
   clip_ = &clip;
-  hints_.assign(clip.keyed_clip().tracks().size(), 0);
+  hints_.assign(clip.keyed_track_count(), 0);
 }
 
 bool CompiledSamplingJob::validate() const {
@@ -22,7 +22,7 @@ bool CompiledSamplingJob::validate() const {
 
 bool CompiledSamplingJob::run() const {
   if (!validate()) return false;
-  const CompiledClipData& d = clip->data();
+  const CompiledClipLayout& d = clip->layout();
   const float t = std::isnan(time) ? 0.0f : std::clamp(time, 0.0f, d.duration);
 
   compiled_detail::SampleArgs args;
@@ -63,7 +63,8 @@ bool CompiledSamplingJob::run() const {
   compiled_detail::sample_kernels().sample(args);
 
   // Tracks kept as exact keys overwrite their lanes.
-  const Clip& keyed = clip->keyed_clip();
+  if (clip->keyed_clip() == nullptr) return true;
+  const Clip& keyed = *clip->keyed_clip();
   const std::span<const Track> tracks = keyed.tracks();
   for (std::size_t i = 0; i < tracks.size(); ++i) {
     const Track& track = tracks[i];

@@ -735,7 +735,7 @@ Measurement measure(const Clip& clip, const CompiledClip& compiled, const Skelet
   const float duration = clip.duration();
   std::vector<float> times{0.0f, duration, duration * (1 - 1e-4f)};
   times.insert(times.end(), clip.times().begin(), clip.times().end());
-  const CompiledClipData& d = compiled.data();
+  const CompiledClipLayout& d = compiled.layout();
   for (const CompiledClipData::Stream& st : d.streams) {
     const float* ft = d.frame_times.data() + st.first_time;
     for (std::size_t f = 0; f + 1 < st.frame_count; ++f) {
@@ -885,7 +885,7 @@ Result<CompiledClip> CompiledClip::compile(const Clip& clip, const Skeleton& ske
   }
   CompiledClip compiled = std::move(best->clip);
   const Measurement& m = best->m;
-  CompiledClipReport& r = compiled.data_.report;
+  CompiledClipReport& r = compiled.report_to_fill();
   r.bound = bound;
   r.distance = options.absolute ? options.distance : options.distance * geo.extent;
   r.extent = geo.extent;
