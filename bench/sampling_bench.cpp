@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <vector>
 
 #include "marrow/clip/sampling.h"
 #include "marrow/io/asset.h"
@@ -67,5 +68,24 @@ void BM_SoldierWalk_RandomSeek(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_SoldierWalk_RandomSeek);
+
+// wrap_time over 1,024 player times from -3 to +3 durations, per mode; the last argument 1 uses a
+// duration past half the largest float (times within +-1.3 of it, below the largest float), the
+// double-precision branch the glb fuzz finding added (docs/reliability.md). Items are calls.
+void BM_WrapTime(benchmark::State& state) {
+  const auto mode = static_cast<marrow::WrapMode>(state.range(0));
+  const bool huge = state.range(1) != 0;
+  const float duration = huge ? 2.5e38f : 1.0667f, span = huge ? 1.3f : 3.0f;
+  std::vector<float> times(1024);
+  for (std::size_t i = 0; i < times.size(); ++i)
+    times[i] = duration * span * (-1.0f + 2.0f * static_cast<float>(i) / 1023.0f);
+  for (auto _ : state) {
+    float sum = 0;
+    for (float t : times) sum += marrow::wrap_time(t, duration, mode);
+    benchmark::DoNotOptimize(sum);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(times.size()));
+}
+BENCHMARK(BM_WrapTime)->ArgsProduct({{0, 1, 2}, {0, 1}});
 
 }  // namespace

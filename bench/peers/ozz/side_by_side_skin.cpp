@@ -7,6 +7,7 @@
 #include "marrow/clip/sampling.h"
 #include "marrow/pose/local_to_model.h"
 #include "marrow/skin/skinning.h"
+#include "marrow/skin/vertex_order.h"
 #include "ozz/base/maths/simd_math.h"
 #include "ozz/geometry/runtime/skinning_job.h"
 #include "peer_scene.h"
@@ -22,6 +23,9 @@ struct SkinScene {
   std::string name;
   std::size_t vertices = 0;
   std::unique_ptr<SkinningMesh> mesh;
+  // The same mesh after order_vertices_for_skinning: what ozz's parts amount to, every full
+  // block of 8 writing consecutive vertices.
+  std::unique_ptr<SkinningMesh> mesh_in_order;
   std::vector<Mat4> palette;
   std::vector<ozz::math::Float4x4> ozz_palette, ozz_palette_it;
   struct Part {
@@ -53,6 +57,11 @@ std::shared_ptr<SkinScene> prepare(std::string name, const SkinnedMesh& mesh,
   auto built = SkinningMesh::build(mesh, palette.size());
   if (!built) fail(built.error().message);
   sk->mesh = std::make_unique<SkinningMesh>(std::move(built).value());
+  SkinnedMesh in_order = mesh;
+  order_vertices_for_skinning(in_order);
+  auto built_in_order = SkinningMesh::build(in_order, palette.size());
+  if (!built_in_order) fail(built_in_order.error().message);
+  sk->mesh_in_order = std::make_unique<SkinningMesh>(std::move(built_in_order).value());
   sk->vertices = mesh.vertex_count();
   std::map<int, SkinScene::Part> by_count;
   for (std::size_t v = 0; v < mesh.vertex_count(); ++v) {
@@ -116,12 +125,13 @@ std::size_t ozz_skin(SkinScene& sk, bool inverse_transpose, std::size_t repeat) 
 }
 
 // Normals through the inverse transpose of the blended 3x3 (its cofactor), renormalized.
-std::size_t marrow_skin(SkinScene& sk, bool reference, std::size_t repeat) {
+std::size_t marrow_skin(SkinScene& sk, bool reference, std::size_t repeat, bool in_order = false) {
   const SkinningOutput out{sk.out_positions, sk.out_normals, {}};
+  const SkinningMesh& mesh = in_order ? *sk.mesh_in_order : *sk.mesh;
   for (std::size_t r = 0; r < repeat; ++r) {
-    const bool ok = reference ? skin_reference(*sk.mesh, sk.palette, SkinningMethod::kLinear, out,
-                                               0, sk.vertices)
-                              : skin(*sk.mesh, sk.palette, SkinningMethod::kLinear, out);
+    const bool ok =
+        reference ? skin_reference(mesh, sk.palette, SkinningMethod::kLinear, out, 0, sk.vertices)
+                  : skin(mesh, sk.palette, SkinningMethod::kLinear, out);
     if (!ok) fail("skin() refused its arguments");
   }
   return repeat * sk.vertices;
@@ -205,6 +215,8 @@ void add_skinning_workloads(const Scene& scene, std::size_t repeat, std::vector<
     add("ozz, normals by joint matrices", [sk, repeat] { return ozz_skin(*sk, false, repeat); });
     add("ozz, normals by inverse transposes", [sk, repeat] { return ozz_skin(*sk, true, repeat); });
     add("marrow", [sk, repeat] { return marrow_skin(*sk, false, repeat); });
+    add("marrow, vertices in influence order (order_vertices_for_skinning)",
+        [sk, repeat] { return marrow_skin(*sk, false, repeat, true); });
     add("marrow scalar reference", [sk, repeat] { return marrow_skin(*sk, true, repeat); });
   }
 }
