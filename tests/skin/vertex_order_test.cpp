@@ -115,6 +115,14 @@ TEST(VertexOrder, CapsZeroWeightsAndRigidMeshesFollowBuildsCounts) {
   rigid.indices = {1, 0, 1};
   EXPECT_EQ(order_vertices_for_skinning(rigid), (std::vector<std::uint32_t>{0, 1}));
   EXPECT_EQ(rigid.indices, (std::vector<std::uint32_t>{1, 0, 1}));
+  // Offsets that decrease are SkinningMesh::build's to refuse: the mesh is left untouched.
+  SkinnedMesh bad = mesh;
+  bad.influence_offsets[2] = bad.influence_offsets[1] - 1;
+  const SkinnedMesh before = bad;
+  EXPECT_EQ(order_vertices_for_skinning(bad), (std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(bad.influence_offsets, before.influence_offsets);
+  EXPECT_EQ(bad.positions, before.positions);
+  EXPECT_FALSE(SkinningMesh::build(bad, 8).ok());
 }
 
 }  // namespace
