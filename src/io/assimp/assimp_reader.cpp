@@ -249,7 +249,8 @@ struct Reader {
     Skin skin;
     skin.name = mesh.name;
     std::unordered_map<JointIndex, std::uint16_t> skin_index_of_joint;
-    std::vector<std::vector<std::pair<std::uint16_t, float>>> per_vertex(src->mNumVertices);
+    // Summed in double: two large weights of one vertex overflow a float sum (then NaN weights).
+    std::vector<std::vector<std::pair<std::uint16_t, double>>> per_vertex(src->mNumVertices);
     std::size_t duplicate_bones = 0;
     for (unsigned b = 0; b < src->mNumBones; ++b) {
       const aiBone* bone = src->mBones[b];
@@ -300,12 +301,12 @@ struct Reader {
     for (auto& list : per_vertex) {
       std::stable_sort(list.begin(), list.end(),
                        [](const auto& a, const auto& b) { return a.second > b.second; });
-      float sum = 0;
+      double sum = 0;
       for (const auto& p : list) sum += p.second;
       if (sum > 0) {
         for (const auto& p : list) {
           mesh.influence_joints.push_back(p.first);
-          mesh.influence_weights.push_back(p.second / sum);
+          mesh.influence_weights.push_back(static_cast<float>(p.second / sum));
         }
       } else {
         ++unweighted;

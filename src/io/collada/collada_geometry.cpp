@@ -251,7 +251,8 @@ Geometry read_geometry(const Document& doc, pugi::xml_node element,
 // The influences of a <skin> per position of its source geometry, and the Skin.
 struct SkinData {
   Skin skin;
-  std::vector<std::vector<std::pair<std::uint16_t, float>>> per_position;
+  // Summed in double: two large weights of one vertex overflow a float sum (then NaN weights).
+  std::vector<std::vector<std::pair<std::uint16_t, double>>> per_position;
   std::size_t bind_shape_influences = 0;
 };
 
@@ -530,12 +531,12 @@ MorphInstances read_instances(const Document& doc, const Scene& scene,
             auto list = skin_data.per_position[pos];
             std::stable_sort(list.begin(), list.end(),
                              [](const auto& a, const auto& b) { return a.second > b.second; });
-            float sum = 0;
+            double sum = 0;
             for (const auto& e : list) sum += e.second;
             if (sum > 0) {
               for (const auto& e : list) {
                 mesh.influence_joints.push_back(e.first);
-                mesh.influence_weights.push_back(e.second / sum);
+                mesh.influence_weights.push_back(static_cast<float>(e.second / sum));
               }
             } else {
               ++unweighted;

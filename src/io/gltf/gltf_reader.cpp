@@ -204,7 +204,9 @@ std::vector<std::uint32_t> triangles(const Document& doc, int mode, std::vector<
 void read_influences(const Document& doc, const Json& attributes, const std::string& where,
                      std::size_t skin_joint_count, SkinnedMesh& mesh) {
   const std::size_t vertex_count = mesh.positions.size();
-  std::vector<std::vector<std::pair<std::uint32_t, float>>> per_vertex(vertex_count);
+  // Summed in double: each weight is a finite float, but two large ones of one joint, or of one
+  // vertex, overflow a float sum, and its normalization would give NaN.
+  std::vector<std::vector<std::pair<std::uint32_t, double>>> per_vertex(vertex_count);
   bool any = false;
   for (int set = 0;; ++set) {
     const std::string jn = "JOINTS_" + std::to_string(set), wn = "WEIGHTS_" + std::to_string(set);
@@ -254,11 +256,11 @@ void read_influences(const Document& doc, const Json& attributes, const std::str
   for (auto& list : per_vertex) {
     std::stable_sort(list.begin(), list.end(),
                      [](auto& a, auto& b) { return a.second > b.second; });
-    float sum = 0;
+    double sum = 0;
     for (auto& p : list) sum += p.second;
     for (auto& p : list) {
       mesh.influence_joints.push_back(static_cast<std::uint16_t>(p.first));
-      mesh.influence_weights.push_back(p.second / sum);
+      mesh.influence_weights.push_back(static_cast<float>(p.second / sum));
     }
     mesh.influence_offsets.push_back(static_cast<std::uint32_t>(mesh.influence_joints.size()));
   }

@@ -153,7 +153,7 @@ SkinnedMesh build_mesh(const MeshRec& m, std::size_t index, const std::vector<Bi
   mesh.influence_offsets.assign(1, 0);
   float worst = 0;  // how far a weight's own point lies from the vertex (see below)
   std::size_t unweighted = 0, off_sum = 0;
-  std::vector<std::pair<std::uint16_t, float>> list;
+  std::vector<std::pair<std::uint16_t, double>> list;  // double: large biases overflow a float sum
   for (const VertRec& r : m.verts) {
     Vec3 p{0, 0, 0};
     list.clear();
@@ -185,11 +185,11 @@ SkinnedMesh build_mesh(const MeshRec& m, std::size_t index, const std::vector<Bi
     if (std::fabs(sum - 1) > 1e-3f) ++off_sum;
     std::stable_sort(list.begin(), list.end(),
                      [](auto& a, auto& b) { return a.second > b.second; });
-    float total = 0;
+    double total = 0;
     for (auto& e : list) total += e.second;
     for (auto& e : list) {
       mesh.influence_joints.push_back(e.first);
-      mesh.influence_weights.push_back(e.second / total);
+      mesh.influence_weights.push_back(static_cast<float>(e.second / total));
     }
     mesh.influence_offsets.push_back(static_cast<std::uint32_t>(mesh.influence_joints.size()));
     mesh.positions.push_back(p);

@@ -336,7 +336,10 @@ class Parser {
       fail(line.number, std::to_string(links) + " links need " + std::to_string(10 + 2 * links) +
                             " values, the line has " + std::to_string(w.size()));
     }
-    float sum = 0;
+    // Merged and summed in double: each weight is a finite float, but two large ones overflow a
+    // float sum, and its normalization would give NaN.
+    std::vector<std::pair<std::uint32_t, double>> merged;
+    double sum = 0;
     for (std::int64_t k = 0; k < links; ++k) {
       const std::uint32_t bone = node(integer(w, 10 + 2 * k, line, "a linked bone", 0,
                                               std::numeric_limits<std::int32_t>::max()),
@@ -346,19 +349,20 @@ class Parser {
       sum += weight;
       if (weight == 0) continue;
       auto same =
-          std::find_if(v.links.begin(), v.links.end(), [&](auto& l) { return l.first == bone; });
-      if (same != v.links.end()) {
+          std::find_if(merged.begin(), merged.end(), [&](auto& l) { return l.first == bone; });
+      if (same != merged.end()) {
         same->second += weight;
       } else {
-        v.links.emplace_back(bone, weight);
+        merged.emplace_back(bone, weight);
       }
     }
     if (links > 0 && !(sum > 0)) fail(line.number, "the vertex's link weights sum to 0");
-    if (links == 0) v.links.emplace_back(parent, 1.0f);
+    if (links == 0) merged.emplace_back(parent, 1.0);
     // studiomdl balances the weights to sum to 1; marrow keeps every link, strongest first.
-    std::stable_sort(v.links.begin(), v.links.end(),
+    std::stable_sort(merged.begin(), merged.end(),
                      [](auto& a, auto& b) { return a.second > b.second; });
-    for (auto& l : v.links) l.second /= sum > 0 ? sum : 1.0f;
+    for (const auto& l : merged)
+      v.links.emplace_back(l.first, static_cast<float>(l.second / (sum > 0 ? sum : 1.0)));
     return v;
   }
 

@@ -275,7 +275,9 @@ void Assembler::build_skin(const MeshRec& m, const std::vector<std::uint32_t>& o
   Skin skin;
   skin.name = m.name;
   const std::size_t nv = m.positions.size();
-  std::vector<std::vector<std::pair<std::uint16_t, float>>> per_vertex(nv);
+  // Summed in double: each weight is a finite float, but two large ones overflow a float sum,
+  // and its normalization would give NaN.
+  std::vector<std::vector<std::pair<std::uint16_t, double>>> per_vertex(nv);
   for (std::size_t s = 0; s < m.skin_weights.size(); ++s) {
     const SkinWeightsRec& w = m.skin_weights[s];
     const std::optional<JointIndex> joint = asset_.skeleton.find(w.frame);
@@ -316,7 +318,7 @@ void Assembler::build_skin(const MeshRec& m, const std::vector<std::uint32_t>& o
   for (auto& list : per_vertex) {
     std::stable_sort(list.begin(), list.end(),
                      [](auto& a, auto& b) { return a.second > b.second; });
-    float sum = 0;
+    double sum = 0;
     for (auto& p : list) sum += p.second;
     for (auto& p : list) p.second /= sum;
     if (list.empty()) ++unweighted;
@@ -325,7 +327,7 @@ void Assembler::build_skin(const MeshRec& m, const std::vector<std::uint32_t>& o
   for (std::uint32_t o : origin) {
     for (auto& p : per_vertex[o]) {
       mesh.influence_joints.push_back(p.first);
-      mesh.influence_weights.push_back(p.second);
+      mesh.influence_weights.push_back(static_cast<float>(p.second));
     }
     mesh.influence_offsets.push_back(static_cast<std::uint32_t>(mesh.influence_joints.size()));
   }
