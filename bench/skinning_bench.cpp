@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include <atomic>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <random>
@@ -132,7 +133,8 @@ void Sizes(benchmark::internal::Benchmark* b) {
 
 // The in-cache mesh, one thread, on each SIMD level forced in turn (0 scalar lanes, 1 SSE2,
 // 2 AVX2, 3 AVX-512; a level the machine lacks is skipped), skinning positions (outputs 0),
-// positions + normals (1) or positions + normals + tangents (2).
+// positions + normals (1) or positions + normals + tangents (2), normals and tangents exact;
+// 3 and 4 are 1 and 2 with NormalTransform::kLinearUnnormalized.
 void BM_SkinLevel(benchmark::State& state, Kernel kernel) {
   const auto level = static_cast<SimdLevel>(state.range(0));
   if (!set_simd_level(level)) {
@@ -148,9 +150,11 @@ void BM_SkinLevel(benchmark::State& state, Kernel kernel) {
   std::vector<Vec3> positions(kVertices), normals(kVertices);
   std::vector<std::array<float, 4>> tangents(kVertices);
   const auto outputs = state.range(1);
-  const SkinningOutput out{
-      positions, outputs >= 1 ? std::span<Vec3>(normals) : std::span<Vec3>(),
-      outputs >= 2 ? std::span<std::array<float, 4>>(tangents) : std::span<std::array<float, 4>>()};
+  const bool linear = outputs >= 3;
+  const SkinningOutput out{positions, outputs >= 1 ? std::span<Vec3>(normals) : std::span<Vec3>(),
+                           outputs == 2 || outputs == 4 ? std::span<std::array<float, 4>>(tangents)
+                                                        : std::span<std::array<float, 4>>(),
+                           linear ? NormalTransform::kLinearUnnormalized : NormalTransform::kExact};
   for (auto _ : state) {
     const bool ok = kernel == kLbs ? skin(mesh, palette, SkinningMethod::kLinear, out)
                                    : skin(mesh, std::span<const DqsJoint>(dq), out, 0, kVertices);
@@ -165,10 +169,41 @@ void BM_SkinLevel(benchmark::State& state, Kernel kernel) {
 }
 BENCHMARK_CAPTURE(BM_SkinLevel, Lbs, kLbs)
     ->ArgNames({"level", "outputs"})
-    ->ArgsProduct({{0, 1, 2, 3}, {0, 1, 2}});
+    ->ArgsProduct({{0, 1, 2, 3}, {0, 1, 2, 3, 4}});
 BENCHMARK_CAPTURE(BM_SkinLevel, Dqs, kDqs)
     ->ArgNames({"level", "outputs"})
-    ->ArgsProduct({{0, 1, 2, 3}, {0, 1, 2}});
+    ->ArgsProduct({{0, 1, 2, 3}, {0, 1, 2, 3, 4}});
+
+// The in-cache mesh, LBS, positions + normals (exact: normals 0, kLinearUnnormalized: 1), with
+// the palette at a byte offset from a 64-byte boundary (skin() aligns a misaligned one first).
+void BM_SkinPaletteOffset(benchmark::State& state) {
+  constexpr std::size_t kVertices = 8192;
+  const SkinningMesh& mesh = mesh_of(kVertices);
+  const std::vector<Mat4> source = random_palette();
+  struct alignas(64) Line {
+    std::array<float, 16> floats;
+  };
+  std::vector<Line> storage(source.size() + 1);
+  float* base = storage.front().floats.data() + state.range(0) / sizeof(float);
+  std::memcpy(base, source.data(), source.size() * sizeof(Mat4));
+  const std::span<const Mat4> palette(reinterpret_cast<const Mat4*>(base), source.size());
+  std::vector<Vec3> positions(kVertices), normals(kVertices);
+  const SkinningOutput out{
+      positions,
+      normals,
+      {},
+      state.range(1) ? NormalTransform::kLinearUnnormalized : NormalTransform::kExact};
+  for (auto _ : state) {
+    if (!skin(mesh, palette, SkinningMethod::kLinear, out))
+      state.SkipWithError("skin() refused its arguments");
+    benchmark::DoNotOptimize(positions.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * kVertices));
+}
+BENCHMARK(BM_SkinPaletteOffset)
+    ->ArgNames({"offset", "linear"})
+    ->ArgsProduct({{0, 16, 32, 48}, {0, 1}});
 
 BENCHMARK_CAPTURE(BM_Skin, ScalarLbs, kScalarLbs)->Apply(Sizes);
 BENCHMARK_CAPTURE(BM_Skin, Lbs, kLbs)->Apply(Sizes);

@@ -1,4 +1,7 @@
 // skin(): checks the spans, then runs the kernels group by group over a slot range.
+#include <cstdint>
+#include <cstring>
+
 #include "skin/skinning_kernels.h"
 
 namespace marrow {
@@ -7,6 +10,16 @@ namespace {
 
 // Palettes up to this size are converted to dual quaternions on the stack (17 KiB).
 constexpr std::size_t kStackDqsJoints = 256;
+
+// The SIMD kernels read each palette matrix as two 32-byte halves; when a matrix does not start
+// on a 32-byte boundary one of them straddles two cache lines, which costs a second access (a
+// std::vector<Mat4> is only 16-byte aligned: LBS with the faster normals ran 12 % slower at
+// offsets 16 and 48 from a cache line than at 0 and 32, docs/performance.md). Palettes up to this
+// size that are not on such a boundary are copied to one on the stack first (16 KiB; for an
+// 8,192-vertex mesh the copy does not show: BM_SkinPaletteOffset reads every offset alike).
+constexpr std::size_t kStackAlignedJoints = 256;
+constexpr std::size_t kKernelLoadBytes = 32;
+constexpr std::size_t kMat4FloatCount = sizeof(Mat4) / sizeof(float);
 
 bool check(const SkinningMesh& mesh, std::size_t palette_size, const SkinningOutput& out,
            std::size_t begin, std::size_t end) {
@@ -18,13 +31,25 @@ bool skin_matrices(const SkinningMesh& mesh, std::span<const Mat4> palette, Skin
                    const detail::KernelArgs& args, std::size_t begin, std::size_t end) {
   const SkinningMesh::Data& d = mesh.data();
   if (method == SkinningMethod::kLinear) {
-    detail::for_each_group_range(d, args, begin, end,
-                                 [&](const auto& g, std::size_t b, std::size_t e) {
-                                   if constexpr (kReference)
+    if constexpr (kReference) {
+      detail::for_each_group_range(d, args, begin, end,
+                                   [&](const auto& g, std::size_t b, std::size_t e) {
                                      detail::lbs_scalar(args, palette.data(), g, b, e);
-                                   else
-                                     detail::lbs_simd(args, palette.data(), g, b, e);
-                                 });
+                                   });
+    } else {
+      const float* floats = reinterpret_cast<const float*>(palette.data());
+      alignas(kKernelLoadBytes) float aligned[kStackAlignedJoints * kMat4FloatCount];
+      const std::size_t joints = d.skin_joint_count;
+      if (reinterpret_cast<std::uintptr_t>(floats) % kKernelLoadBytes != 0 &&
+          joints <= kStackAlignedJoints) {
+        std::memcpy(aligned, floats, joints * sizeof(Mat4));
+        floats = aligned;
+      }
+      detail::for_each_group_range(d, args, begin, end,
+                                   [&](const auto& g, std::size_t b, std::size_t e) {
+                                     detail::lbs_simd(args, floats, g, b, e);
+                                   });
+    }
     return true;
   }
   const std::size_t joints = d.skin_joint_count;

@@ -17,6 +17,8 @@ struct KernelArgs {
   const Vec3* bind_positions;
   const Vec3* bind_normals;
   const std::array<float, 4>* bind_tangents;
+  // NormalTransform::kLinearUnnormalized: normals and tangents by the blended 3x3, as they come.
+  bool linear_vectors;
 };
 
 inline KernelArgs make_args(const SkinningMesh::Data& d, const SkinningOutput& out) {
@@ -26,7 +28,8 @@ inline KernelArgs make_args(const SkinningMesh::Data& d, const SkinningOutput& o
           d.has_tangents && !out.tangents.empty() ? out.tangents.data() : nullptr,
           d.positions.data(),
           d.normals.data(),
-          d.tangents.data()};
+          d.tangents.data(),
+          out.normal_transform == NormalTransform::kLinearUnnormalized};
 }
 
 // skin() with matrices over prepared arguments (the bind pose may be morphed vertices): checks
@@ -36,7 +39,7 @@ bool skin_with_args(const SkinningMesh& mesh, std::span<const Mat4> palette, Ski
                     std::size_t end, bool reference);
 
 // Vertices with no influence (a group of 0): written as stored, normals and tangents
-// renormalized like every other output (skinning_scalar.cpp).
+// renormalized like every other output unless linear_vectors (skinning_scalar.cpp).
 void copy_unweighted(const KernelArgs& a, const SkinningMesh::Data::Group& g, std::size_t s0,
                      std::size_t s1);
 
@@ -73,7 +76,8 @@ void dqs_scalar_from_matrices(const KernelArgs& a, const Mat4* palette,
 
 // SIMD kernels (skinning_simd.cpp: the level simd.h chose, skinning_simd_kernels.h); same
 // results as the scalar ones to float rounding.
-void lbs_simd(const KernelArgs& a, const Mat4* palette, const SkinningMesh::Data::Group& g,
+// palette: 16 floats per joint, column-major Mat4s.
+void lbs_simd(const KernelArgs& a, const float* palette, const SkinningMesh::Data::Group& g,
               std::size_t s0, std::size_t s1);
 // rigid: every joint of the palette has an identity stretch (see all_rigid).
 void dqs_simd(const KernelArgs& a, const DqsJoint* palette, bool rigid,

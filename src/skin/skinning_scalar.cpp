@@ -12,16 +12,18 @@ struct Blend {
 };
 
 // Normal transform by the inverse transpose of [c0 c1 c2]: the cofactor matrix (columns
-// c1 x c2, c2 x c0, c0 x c1) has the same direction up to the determinant's sign.
-Vec3 transform_normal(Vec3 c0, Vec3 c1, Vec3 c2, Vec3 n) {
+// c1 x c2, c2 x c0, c0 x c1) has the same direction up to the determinant's sign. With
+// `linear`, by [c0 c1 c2] itself and not normalized (NormalTransform::kLinearUnnormalized).
+Vec3 transform_normal(Vec3 c0, Vec3 c1, Vec3 c2, Vec3 n, bool linear) {
+  if (linear) return c0 * n.x + c1 * n.y + c2 * n.z;
   const Vec3 x = cross(c1, c2), y = cross(c2, c0), z = cross(c0, c1);
   Vec3 r = x * n.x + y * n.y + z * n.z;
   if (dot(c0, x) < 0) r = -r;
   return normalized_or_zero(r);
 }
 
-void write_tangent(std::array<float, 4>& out, Vec3 t, float w) {
-  const Vec3 u = normalized_or_zero(t);
+void write_tangent(std::array<float, 4>& out, Vec3 t, float w, bool linear) {
+  const Vec3 u = linear ? t : normalized_or_zero(t);
   out = {u.x, u.y, u.z, w};
 }
 
@@ -34,10 +36,11 @@ void copy_unweighted(const KernelArgs& a, const SkinningMesh::Data::Group& g, st
   for (std::size_t s = s0; s < s1; ++s) {
     const std::uint32_t v = d.original_index[s];
     a.positions[v] = a.bind_positions[s];
-    if (a.normals) a.normals[v] = normalized_or_zero(a.bind_normals[s]);
+    if (a.normals)
+      a.normals[v] = a.linear_vectors ? a.bind_normals[s] : normalized_or_zero(a.bind_normals[s]);
     if (a.tangents) {
       const auto& t = a.bind_tangents[s];
-      write_tangent(a.tangents[v], {t[0], t[1], t[2]}, t[3]);
+      write_tangent(a.tangents[v], {t[0], t[1], t[2]}, t[3], a.linear_vectors);
     }
   }
 }
@@ -60,10 +63,11 @@ void lbs_scalar(const KernelArgs& a, const Mat4* palette, const SkinningMesh::Da
     const std::uint32_t v = d.original_index[s];
     const Vec3 p = a.bind_positions[s];
     a.positions[v] = b.c0 * p.x + b.c1 * p.y + b.c2 * p.z + b.t;
-    if (a.normals) a.normals[v] = transform_normal(b.c0, b.c1, b.c2, a.bind_normals[s]);
+    if (a.normals)
+      a.normals[v] = transform_normal(b.c0, b.c1, b.c2, a.bind_normals[s], a.linear_vectors);
     if (a.tangents) {
       const auto& t = a.bind_tangents[s];
-      write_tangent(a.tangents[v], b.c0 * t[0] + b.c1 * t[1] + b.c2 * t[2], t[3]);
+      write_tangent(a.tangents[v], b.c0 * t[0] + b.c1 * t[1] + b.c2 * t[2], t[3], a.linear_vectors);
     }
   }
 }
@@ -103,12 +107,14 @@ void dqs_scalar_impl(const KernelArgs& a, JointOf&& joint_of, const SkinningMesh
     const Vec3 p = a.bind_positions[s];
     a.positions[v] = transform_point(dq, s0c * p.x + s1c * p.y + s2c * p.z);
     if (a.normals) {
-      const Vec3 n = transform_normal(s0c, s1c, s2c, a.bind_normals[s]);
-      a.normals[v] = normalized_or_zero(rotate(dq.real, n));
+      const Vec3 n =
+          rotate(dq.real, transform_normal(s0c, s1c, s2c, a.bind_normals[s], a.linear_vectors));
+      a.normals[v] = a.linear_vectors ? n : normalized_or_zero(n);
     }
     if (a.tangents) {
       const auto& t = a.bind_tangents[s];
-      write_tangent(a.tangents[v], rotate(dq.real, s0c * t[0] + s1c * t[1] + s2c * t[2]), t[3]);
+      write_tangent(a.tangents[v], rotate(dq.real, s0c * t[0] + s1c * t[1] + s2c * t[2]), t[3],
+                    a.linear_vectors);
     }
   }
 }

@@ -55,14 +55,15 @@ skin_detail::GroupArgs group_args(const KernelArgs& a, const SkinningMesh::Data:
           d.original_index.data() + s0,
           &a.positions[0].x,
           a.normals ? &a.normals[0].x : nullptr,
-          a.tangents ? a.tangents[0].data() : nullptr};
+          a.tangents ? a.tangents[0].data() : nullptr,
+          a.linear_vectors};
 }
 
 }  // namespace
 
-void lbs_simd(const KernelArgs& a, const Mat4* palette, const SkinningMesh::Data::Group& g,
+void lbs_simd(const KernelArgs& a, const float* palette, const SkinningMesh::Data::Group& g,
               std::size_t s0, std::size_t s1) {
-  skin_detail::skin_kernels().lbs(group_args(a, g, s0, s1), palette->m.data());
+  skin_detail::skin_kernels().lbs(group_args(a, g, s0, s1), palette);
 }
 
 void dqs_simd(const KernelArgs& a, const DqsJoint* palette, bool rigid,

@@ -22,6 +22,8 @@ struct GroupArgs {
   float* out_positions;  // 3 floats per vertex
   float* out_normals;    // 3 floats per vertex, when normals is not null
   float* out_tangents;   // 4 floats per vertex, when tangents is not null
+  // NormalTransform::kLinearUnnormalized: normals and tangents by the blended 3x3, as they come.
+  bool linear_vectors;
 };
 
 // Floats per palette entry: a column-major Mat4, and a DqsJoint (real x y z w, dual x y z w,

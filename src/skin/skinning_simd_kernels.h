@@ -140,8 +140,10 @@ MARROW_SKIN_KERNEL void store4(float* out, const std::uint32_t* index, std::size
 }
 
 // Linear blend skinning of slots [s, s + lanes). K: influences per slot when 1..8 (loops
-// unrolled), 0 for the run-time count k.
-template <class F, unsigned K, bool kFull>
+// unrolled), 0 for the run-time count k. kLinear: NormalTransform::kLinearUnnormalized (a
+// template parameter, not a run-time test: with both arms in one body the compiler may compute
+// both and select).
+template <class F, unsigned K, bool kLinear, bool kFull>
 MARROW_SKIN_KERNEL void lbs_block(const GroupArgs& a, const float* palette, std::size_t k,
                                   std::size_t s, std::size_t lanes) {
   if constexpr (K != 0) k = K;
@@ -172,21 +174,26 @@ MARROW_SKIN_KERNEL void lbs_block(const GroupArgs& a, const float* palette, std:
   store3<F, kFull>(a.out_positions, index, lanes,
                    mul3(c0, c1, c2, load3<F, kFull>(a.positions, s, lanes)) + c3);
   if (a.normals) {
-    const V3<F> n = cofactor_normal(c0, c1, c2, load3<F, kFull>(a.normals, s, lanes));
-    store3<F, kFull>(a.out_normals, index, lanes, normalized_or_zero(n));
+    const V3<F> n = load3<F, kFull>(a.normals, s, lanes);
+    if constexpr (kLinear)
+      store3<F, kFull>(a.out_normals, index, lanes, mul3(c0, c1, c2, n));
+    else
+      store3<F, kFull>(a.out_normals, index, lanes,
+                       normalized_or_zero(cofactor_normal(c0, c1, c2, n)));
   }
   if (a.tangents) {
     V3<F> t;
     F handedness;
     load4<F, kFull>(a.tangents, s, lanes, t, handedness);
-    store4<F, kFull>(a.out_tangents, index, lanes, normalized_or_zero(mul3(c0, c1, c2, t)),
-                     handedness);
+    const V3<F> u = mul3(c0, c1, c2, t);
+    store4<F, kFull>(a.out_tangents, index, lanes, kLinear ? u : normalized_or_zero(u), handedness);
   }
 }
 
 // Dual-quaternion skinning of slots [s, s + lanes) (skinning.h's DqsJoint: stretch first, then
-// the blended rigid part). kRigid: every stretch is the identity and is skipped.
-template <class F, unsigned K, bool kRigid, bool kFull>
+// the blended rigid part). kRigid: every stretch is the identity and is skipped. kLinear: as
+// lbs_block's.
+template <class F, unsigned K, bool kRigid, bool kLinear, bool kFull>
 MARROW_SKIN_KERNEL void dqs_block(const GroupArgs& a, const float* palette, std::size_t k,
                                   std::size_t s, std::size_t lanes) {
   if constexpr (K != 0) k = K;
@@ -235,14 +242,15 @@ MARROW_SKIN_KERNEL void dqs_block(const GroupArgs& a, const float* palette, std:
   if constexpr (kRigid) {
     store3<F, kFull>(a.out_positions, index, lanes, rotate(real, rw, p) + translation);
     if (a.normals) {
-      const V3<F> n = load3<F, kFull>(a.normals, s, lanes);
-      store3<F, kFull>(a.out_normals, index, lanes, normalized_or_zero(rotate(real, rw, n)));
+      const V3<F> n = rotate(real, rw, load3<F, kFull>(a.normals, s, lanes));
+      store3<F, kFull>(a.out_normals, index, lanes, kLinear ? n : normalized_or_zero(n));
     }
     if (a.tangents) {
       V3<F> t;
       F handedness;
       load4<F, kFull>(a.tangents, s, lanes, t, handedness);
-      store4<F, kFull>(a.out_tangents, index, lanes, normalized_or_zero(rotate(real, rw, t)),
+      const V3<F> u = rotate(real, rw, t);
+      store4<F, kFull>(a.out_tangents, index, lanes, kLinear ? u : normalized_or_zero(u),
                        handedness);
     }
   } else {
@@ -252,88 +260,111 @@ MARROW_SKIN_KERNEL void dqs_block(const GroupArgs& a, const float* palette, std:
     store3<F, kFull>(a.out_positions, index, lanes,
                      rotate(real, rw, mul3(s0, s1, s2, p)) + translation);
     if (a.normals) {
-      const V3<F> n = cofactor_normal(s0, s1, s2, load3<F, kFull>(a.normals, s, lanes));
-      store3<F, kFull>(a.out_normals, index, lanes, normalized_or_zero(rotate(real, rw, n)));
+      const V3<F> n = load3<F, kFull>(a.normals, s, lanes);
+      if constexpr (kLinear) {
+        store3<F, kFull>(a.out_normals, index, lanes, rotate(real, rw, mul3(s0, s1, s2, n)));
+      } else {
+        const V3<F> r = rotate(real, rw, cofactor_normal(s0, s1, s2, n));
+        store3<F, kFull>(a.out_normals, index, lanes, normalized_or_zero(r));
+      }
     }
     if (a.tangents) {
       V3<F> t;
       F handedness;
       load4<F, kFull>(a.tangents, s, lanes, t, handedness);
-      store4<F, kFull>(a.out_tangents, index, lanes,
-                       normalized_or_zero(rotate(real, rw, mul3(s0, s1, s2, t))), handedness);
+      const V3<F> u = rotate(real, rw, mul3(s0, s1, s2, t));
+      store4<F, kFull>(a.out_tangents, index, lanes, kLinear ? u : normalized_or_zero(u),
+                       handedness);
     }
   }
 }
 
-template <class F, unsigned K>
+template <class F, unsigned K, bool kLinear>
 MARROW_SKIN_KERNEL void lbs_range(const GroupArgs& a, const float* palette) {
   std::size_t s = 0;
-  for (; s + 8 <= a.count; s += 8) lbs_block<F, K, true>(a, palette, a.influences, s, 8);
-  if (s < a.count) lbs_block<F, K, false>(a, palette, a.influences, s, a.count - s);
+  for (; s + 8 <= a.count; s += 8) lbs_block<F, K, kLinear, true>(a, palette, a.influences, s, 8);
+  if (s < a.count) lbs_block<F, K, kLinear, false>(a, palette, a.influences, s, a.count - s);
 }
 
-template <class F, unsigned K, bool kRigid>
+template <class F, unsigned K, bool kRigid, bool kLinear>
 MARROW_SKIN_KERNEL void dqs_range(const GroupArgs& a, const float* palette) {
   std::size_t s = 0;
-  for (; s + 8 <= a.count; s += 8) dqs_block<F, K, kRigid, true>(a, palette, a.influences, s, 8);
-  if (s < a.count) dqs_block<F, K, kRigid, false>(a, palette, a.influences, s, a.count - s);
+  for (; s + 8 <= a.count; s += 8)
+    dqs_block<F, K, kRigid, kLinear, true>(a, palette, a.influences, s, 8);
+  if (s < a.count)
+    dqs_block<F, K, kRigid, kLinear, false>(a, palette, a.influences, s, a.count - s);
 }
 
-// The entry points: a compile-time influence count for 1..8.
+// A compile-time influence count for 1..8. Not inlined into the entry points: each normal mode
+// keeps a function of its own, so the exact path's code stays as it was before the second mode
+// (inlined, its first A/Bs read 3-5 % slower, within this machine's noise but not worth risking).
+template <class F, bool kLinear>
+[[gnu::noinline]] void lbs_counts(const GroupArgs& a, const float* palette) {
+  switch (a.influences) {
+    case 1:
+      return lbs_range<F, 1, kLinear>(a, palette);
+    case 2:
+      return lbs_range<F, 2, kLinear>(a, palette);
+    case 3:
+      return lbs_range<F, 3, kLinear>(a, palette);
+    case 4:
+      return lbs_range<F, 4, kLinear>(a, palette);
+    case 5:
+      return lbs_range<F, 5, kLinear>(a, palette);
+    case 6:
+      return lbs_range<F, 6, kLinear>(a, palette);
+    case 7:
+      return lbs_range<F, 7, kLinear>(a, palette);
+    case 8:
+      return lbs_range<F, 8, kLinear>(a, palette);
+    default:
+      return lbs_range<F, 0, kLinear>(a, palette);
+  }
+}
+
+template <class F, bool kRigid, bool kLinear>
+[[gnu::noinline]] void dqs_counts(const GroupArgs& a, const float* palette) {
+  switch (a.influences) {
+    case 1:
+      return dqs_range<F, 1, kRigid, kLinear>(a, palette);
+    case 2:
+      return dqs_range<F, 2, kRigid, kLinear>(a, palette);
+    case 3:
+      return dqs_range<F, 3, kRigid, kLinear>(a, palette);
+    case 4:
+      return dqs_range<F, 4, kRigid, kLinear>(a, palette);
+    case 5:
+      return dqs_range<F, 5, kRigid, kLinear>(a, palette);
+    case 6:
+      return dqs_range<F, 6, kRigid, kLinear>(a, palette);
+    case 7:
+      return dqs_range<F, 7, kRigid, kLinear>(a, palette);
+    case 8:
+      return dqs_range<F, 8, kRigid, kLinear>(a, palette);
+    default:
+      return dqs_range<F, 0, kRigid, kLinear>(a, palette);
+  }
+}
+
+// The entry points.
 template <class F>
 void lbs(const GroupArgs& a, const float* palette) {
-  switch (a.influences) {
-    case 1:
-      return lbs_range<F, 1>(a, palette);
-    case 2:
-      return lbs_range<F, 2>(a, palette);
-    case 3:
-      return lbs_range<F, 3>(a, palette);
-    case 4:
-      return lbs_range<F, 4>(a, palette);
-    case 5:
-      return lbs_range<F, 5>(a, palette);
-    case 6:
-      return lbs_range<F, 6>(a, palette);
-    case 7:
-      return lbs_range<F, 7>(a, palette);
-    case 8:
-      return lbs_range<F, 8>(a, palette);
-    default:
-      return lbs_range<F, 0>(a, palette);
-  }
-}
-
-template <class F, bool kRigid>
-MARROW_SKIN_KERNEL void dqs_counts(const GroupArgs& a, const float* palette) {
-  switch (a.influences) {
-    case 1:
-      return dqs_range<F, 1, kRigid>(a, palette);
-    case 2:
-      return dqs_range<F, 2, kRigid>(a, palette);
-    case 3:
-      return dqs_range<F, 3, kRigid>(a, palette);
-    case 4:
-      return dqs_range<F, 4, kRigid>(a, palette);
-    case 5:
-      return dqs_range<F, 5, kRigid>(a, palette);
-    case 6:
-      return dqs_range<F, 6, kRigid>(a, palette);
-    case 7:
-      return dqs_range<F, 7, kRigid>(a, palette);
-    case 8:
-      return dqs_range<F, 8, kRigid>(a, palette);
-    default:
-      return dqs_range<F, 0, kRigid>(a, palette);
-  }
+  if (a.linear_vectors)
+    lbs_counts<F, true>(a, palette);
+  else
+    lbs_counts<F, false>(a, palette);
 }
 
 template <class F>
 void dqs(const GroupArgs& a, const float* palette, bool rigid) {
-  if (rigid)
-    dqs_counts<F, true>(a, palette);
+  if (rigid && a.linear_vectors)
+    dqs_counts<F, true, true>(a, palette);
+  else if (rigid)
+    dqs_counts<F, true, false>(a, palette);
+  else if (a.linear_vectors)
+    dqs_counts<F, false, true>(a, palette);
   else
-    dqs_counts<F, false>(a, palette);
+    dqs_counts<F, false, false>(a, palette);
 }
 
 }  // namespace marrow::skin_detail

@@ -5,6 +5,7 @@
 // scales within 0.6 to 1.6) that stays below kTolerance on every coordinate of every output.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
 
 #include "../simd/simd_test_util.h"
@@ -23,7 +24,9 @@ struct Frame {
   std::vector<Vec3> positions, normals;
   std::vector<std::array<float, 4>> tangents;
   explicit Frame(std::size_t n) : positions(n), normals(n), tangents(n) {}
-  SkinningOutput out() { return {positions, normals, tangents}; }
+  SkinningOutput out(NormalTransform mode = NormalTransform::kExact) {
+    return {positions, normals, tangents, mode};
+  }
 };
 
 float largest_difference(const Frame& a, const Frame& b) {
@@ -56,8 +59,10 @@ Case make_case(std::uint32_t seed, std::size_t vertices, std::size_t joints, boo
 }
 
 // LBS, DQS from matrices and DQS from a dual-quaternion palette, every level against the
-// reference; returns the largest difference seen.
-float check_levels(const Case& c, UnweightedVertices unweighted = UnweightedVertices::kError) {
+// reference, with normals and tangents transformed as `mode` says; returns the largest
+// difference seen.
+float check_levels(const Case& c, UnweightedVertices unweighted = UnweightedVertices::kError,
+                   NormalTransform mode = NormalTransform::kExact) {
   auto built = SkinningMesh::build(c.mesh, c.palette.size(), 0, unweighted);
   EXPECT_TRUE(built.ok()) << built.error().message;
   if (!built.ok()) return 0;
@@ -66,15 +71,16 @@ float check_levels(const Case& c, UnweightedVertices unweighted = UnweightedVert
   std::vector<DqsJoint> dq(c.palette.size());
   EXPECT_TRUE(compute_dual_quat_palette(c.palette, dq));
   Frame lbs(n), dqs(n), dqs_palette(n);
-  EXPECT_TRUE(skin_reference(mesh, c.palette, SkinningMethod::kLinear, lbs.out(), 0, n));
-  EXPECT_TRUE(skin_reference(mesh, c.palette, SkinningMethod::kDualQuaternion, dqs.out(), 0, n));
-  EXPECT_TRUE(skin_reference(mesh, std::span<const DqsJoint>(dq), dqs_palette.out(), 0, n));
+  EXPECT_TRUE(skin_reference(mesh, c.palette, SkinningMethod::kLinear, lbs.out(mode), 0, n));
+  EXPECT_TRUE(
+      skin_reference(mesh, c.palette, SkinningMethod::kDualQuaternion, dqs.out(mode), 0, n));
+  EXPECT_TRUE(skin_reference(mesh, std::span<const DqsJoint>(dq), dqs_palette.out(mode), 0, n));
   float worst = 0;
   test::for_each_simd_level([&](SimdLevel) {
     Frame f(n), g(n), h(n);
-    ASSERT_TRUE(skin(mesh, c.palette, SkinningMethod::kLinear, f.out()));
-    ASSERT_TRUE(skin(mesh, c.palette, SkinningMethod::kDualQuaternion, g.out()));
-    ASSERT_TRUE(skin(mesh, std::span<const DqsJoint>(dq), h.out(), 0, n));
+    ASSERT_TRUE(skin(mesh, c.palette, SkinningMethod::kLinear, f.out(mode)));
+    ASSERT_TRUE(skin(mesh, c.palette, SkinningMethod::kDualQuaternion, g.out(mode)));
+    ASSERT_TRUE(skin(mesh, std::span<const DqsJoint>(dq), h.out(mode), 0, n));
     for (std::size_t v = 0; v < n; ++v) {
       ASSERT_EQ(f.tangents[v][3], lbs.tangents[v][3]) << "tangent handedness of vertex " << v;
       ASSERT_EQ(h.tangents[v][3], dqs.tangents[v][3]) << "tangent handedness of vertex " << v;
@@ -96,6 +102,79 @@ TEST(SkinLevels, EveryInfluenceCountFromOneToEightMatchesTheReferenceOnEveryLeve
     check_levels(make_case(300 + k, 67, 24, false, [k](std::size_t) { return k; }));
     check_levels(make_case(400 + k, 67, 24, true, [k](std::size_t) { return k; }));
   }
+}
+
+TEST(SkinLevels, LinearUnnormalizedVectorsMatchTheReferenceOnEveryLevel) {
+  for (std::size_t k : {1, 3, 4, 8, 11}) {
+    SCOPED_TRACE("influences " + std::to_string(k));
+    for (bool stretch : {false, true})
+      check_levels(make_case(500 + k, 67, 24, stretch, [k](std::size_t) { return k; }),
+                   UnweightedVertices::kError, NormalTransform::kLinearUnnormalized);
+  }
+  // Mixed counts, scattered vertices, and unweighted vertices copied as stored.
+  Case c = make_case(31, 301, 20, true, [](std::size_t v) { return 1 + (v * 5) % 9; });
+  for (std::size_t v = 0; v < 301; v += 7) {
+    for (std::uint32_t i = c.mesh.influence_offsets[v]; i < c.mesh.influence_offsets[v + 1]; ++i)
+      c.mesh.influence_weights[i] = 0;
+  }
+  check_levels(c, UnweightedVertices::kKeepBindPosition, NormalTransform::kLinearUnnormalized);
+}
+
+TEST(SkinLevels, LinearUnnormalizedVectorsAreTheBlendedMatrixTimesTheVector) {
+  // Hand values. Vertex 0: half on a joint turning +60 degrees about z, half on one turning -60;
+  // the blended 3x3 is diag(cos 60, cos 60, 1) = diag(0.5, 0.5, 1), so the normal (1, 0, 0) comes
+  // out as (0.5, 0, 0) and the tangent (0, 1, 0) as (0, 0.5, 0) (the exact transform gives them
+  // back at unit length). DQS blends the two rotations to none: both stay as they are.
+  // Vertex 1: one joint turning 90 degrees about z and scaling by 3: the normal (1, 0, 0) comes
+  // out as (0, 3, 0) by either method, (0, 1, 0) exactly.
+  SkinnedMesh m;
+  m.name = "hand";
+  m.positions = {{1, 0, 0}, {1, 0, 0}};
+  m.normals = {{1, 0, 0}, {1, 0, 0}};
+  m.tangents = {{0, 1, 0, -1}, {0, 1, 0, 1}};
+  m.influence_offsets = {0, 2, 3};
+  m.influence_joints = {0, 1, 2};
+  m.influence_weights = {0.5f, 0.5f, 1.0f};
+  auto built = SkinningMesh::build(m, 3);
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  const float pi = 3.14159265358979f;
+  const Vec3 z{0, 0, 1};
+  const std::vector<Mat4> palette{mat4_from_trs({0, 0, 0}, from_axis_angle(z, pi / 3), {1, 1, 1}),
+                                  mat4_from_trs({0, 0, 0}, from_axis_angle(z, -pi / 3), {1, 1, 1}),
+                                  mat4_from_trs({0, 0, 0}, from_axis_angle(z, pi / 2), {3, 3, 3})};
+  struct Want {
+    Vec3 normal0, tangent0, normal1, tangent1;
+  };
+  const Want lbs{{0.5f, 0, 0}, {0, 0.5f, 0}, {0, 3, 0}, {-3, 0, 0}};
+  const Want dqs{{1, 0, 0}, {0, 1, 0}, {0, 3, 0}, {-3, 0, 0}};
+  auto expect = [](const Frame& f, const Want& w, const char* what) {
+    EXPECT_LT(length(f.normals[0] - w.normal0), 1e-6f) << what;
+    EXPECT_LT(length(f.normals[1] - w.normal1), 1e-5f) << what;
+    const auto& t0 = f.tangents[0];
+    const auto& t1 = f.tangents[1];
+    EXPECT_LT(length(Vec3{t0[0], t0[1], t0[2]} - w.tangent0), 1e-6f) << what;
+    EXPECT_LT(length(Vec3{t1[0], t1[1], t1[2]} - w.tangent1), 1e-5f) << what;
+    EXPECT_EQ(t0[3], -1.0f) << what;
+    EXPECT_EQ(t1[3], 1.0f) << what;
+  };
+  const auto linear = NormalTransform::kLinearUnnormalized;
+  Frame ref_lbs(2), ref_dqs(2);
+  ASSERT_TRUE(
+      skin_reference(built.value(), palette, SkinningMethod::kLinear, ref_lbs.out(linear), 0, 2));
+  ASSERT_TRUE(skin_reference(built.value(), palette, SkinningMethod::kDualQuaternion,
+                             ref_dqs.out(linear), 0, 2));
+  expect(ref_lbs, lbs, "reference LBS");
+  expect(ref_dqs, dqs, "reference DQS");
+  test::for_each_simd_level([&](SimdLevel) {
+    Frame f(2), g(2), exact(2);
+    ASSERT_TRUE(skin(built.value(), palette, SkinningMethod::kLinear, f.out(linear)));
+    ASSERT_TRUE(skin(built.value(), palette, SkinningMethod::kDualQuaternion, g.out(linear)));
+    expect(f, lbs, "LBS");
+    expect(g, dqs, "DQS");
+    ASSERT_TRUE(skin(built.value(), palette, SkinningMethod::kLinear, exact.out()));
+    EXPECT_LT(length(exact.normals[0] - Vec3{1, 0, 0}), 1e-6f);
+    EXPECT_LT(length(exact.normals[1] - Vec3{0, 1, 0}), 1e-6f);
+  });
 }
 
 TEST(SkinLevels, MixedCountsScatterToTheirOwnVerticesOnEveryLevel) {
@@ -181,6 +260,47 @@ TEST(SkinLevels, RangesSplitAcrossThreadsGiveTheWholeMeshResultOnEveryLevel) {
     EXPECT_EQ(whole.positions, threaded.positions);
     EXPECT_EQ(whole.tangents, threaded.tangents);
   });
+}
+
+// skin() copies a palette that is not 32-byte aligned to an aligned stack buffer (up to 256
+// joints) before the SIMD kernels read it; larger ones are read where they are. Every offset
+// within a cache line, both sizes, must give the result of the palette at a 64-byte boundary
+// bit for bit, and that must match the reference.
+TEST(SkinLevels, PalettesAtEveryAlignmentGiveTheSameResultOnEveryLevel) {
+  for (std::size_t joints : {40, 300}) {
+    SCOPED_TRACE("joints " + std::to_string(joints));
+    const Case c = make_case(77, 131, joints, true, [](std::size_t v) { return 1 + (v * 3) % 5; });
+    check_levels(c);
+    auto built = SkinningMesh::build(c.mesh, joints);
+    ASSERT_TRUE(built.ok());
+    const SkinningMesh& mesh = built.value();
+    const std::size_t n = mesh.vertex_count();
+    // Room for the palette at any float offset within a line; Mat4 needs only float alignment.
+    struct alignas(64) Line {
+      float f[16];
+    };
+    std::vector<Line> storage(joints + 1);
+    test::for_each_simd_level([&](SimdLevel) {
+      for (NormalTransform mode : {NormalTransform::kExact, NormalTransform::kLinearUnnormalized}) {
+        Frame at_line(n);
+        for (std::size_t offset_floats = 0; offset_floats < 16; ++offset_floats) {
+          SCOPED_TRACE("offset " + std::to_string(4 * offset_floats) + " bytes");
+          float* base = storage.front().f + offset_floats;
+          std::memcpy(base, c.palette.data(), joints * sizeof(Mat4));
+          const std::span<const Mat4> palette(reinterpret_cast<const Mat4*>(base), joints);
+          Frame f(n);
+          ASSERT_TRUE(skin(mesh, palette, SkinningMethod::kLinear, f.out(mode)));
+          if (offset_floats == 0) {
+            at_line = f;
+            continue;
+          }
+          EXPECT_EQ(f.positions, at_line.positions);
+          EXPECT_EQ(f.normals, at_line.normals);
+          EXPECT_EQ(f.tangents, at_line.tangents);
+        }
+      }
+    });
+  }
 }
 
 }  // namespace

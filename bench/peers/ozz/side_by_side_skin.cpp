@@ -124,9 +124,11 @@ std::size_t ozz_skin(SkinScene& sk, bool inverse_transpose, std::size_t repeat) 
   return repeat * sk.vertices;
 }
 
-// Normals through the inverse transpose of the blended 3x3 (its cofactor), renormalized.
-std::size_t marrow_skin(SkinScene& sk, bool reference, std::size_t repeat, bool in_order = false) {
-  const SkinningOutput out{sk.out_positions, sk.out_normals, {}};
+// Normals through the inverse transpose of the blended 3x3 (its cofactor), renormalized
+// (kExact), or through the blended 3x3, not renormalized (kLinearUnnormalized: ozz's default).
+std::size_t marrow_skin(SkinScene& sk, bool reference, std::size_t repeat, bool in_order = false,
+                        NormalTransform normals = NormalTransform::kExact) {
+  const SkinningOutput out{sk.out_positions, sk.out_normals, {}, normals};
   const SkinningMesh& mesh = in_order ? *sk.mesh_in_order : *sk.mesh;
   for (std::size_t r = 0; r < repeat; ++r) {
     const bool ok =
@@ -217,6 +219,12 @@ void add_skinning_workloads(const Scene& scene, std::size_t repeat, std::vector<
     add("marrow", [sk, repeat] { return marrow_skin(*sk, false, repeat); });
     add("marrow, vertices in influence order (order_vertices_for_skinning)",
         [sk, repeat] { return marrow_skin(*sk, false, repeat, true); });
+    add("marrow, normals by the blended 3x3 (kLinearUnnormalized)", [sk, repeat] {
+      return marrow_skin(*sk, false, repeat, false, NormalTransform::kLinearUnnormalized);
+    });
+    add("marrow, normals by the blended 3x3, vertices in influence order", [sk, repeat] {
+      return marrow_skin(*sk, false, repeat, true, NormalTransform::kLinearUnnormalized);
+    });
     add("marrow scalar reference", [sk, repeat] { return marrow_skin(*sk, true, repeat); });
   }
 }
