@@ -19,7 +19,7 @@ CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
 # Debian packages the build, tests and tools need.
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config git \
-  nlohmann-json3-dev zlib1g-dev libassimp-dev libcli11-dev libstb-dev libgtest-dev libgmock-dev \
+  nlohmann-json3-dev zlib1g-dev libassimp-dev libcli11-dev libstb-dev libjpeg62-turbo-dev libgtest-dev libgmock-dev \
   libbenchmark-dev clang-format libtinyobjloader-dev libeigen3-dev libembree-dev ffmpeg \
   python3-dev pybind11-dev python3-numpy python3-pytest \
   clang-14 libclang-rt-14-dev llvm-14 \

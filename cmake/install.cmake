@@ -57,7 +57,7 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # dependencies for users who link marrow::io, autoskin or render.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libassimp-dev, libtinyobjloader-dev, zlib1g-dev, libpugixml-dev, \
-nlohmann-json3-dev, libeigen3-dev, libembree-dev, libstb-dev, pkg-config")
+nlohmann-json3-dev, libeigen3-dev, libembree-dev, libstb-dev, libjpeg62-turbo-dev, pkg-config")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "ffmpeg")
 set(CPACK_PACKAGE_FILE_NAME "marrow_${PROJECT_VERSION}_amd64")
 include(CPack)

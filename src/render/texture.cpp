@@ -2,7 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csetjmp>
+#include <cstdio>
 
+// jpeglib.h needs size_t and FILE declared first.
+#include <jpeglib.h>
+// After jpeglib.h, which it needs.
+#include <jerror.h>
 #include <stb_image.h>
 
 namespace marrow::render {
@@ -35,6 +41,118 @@ float fold(float u) {
   return u;
 }
 
+// The fewest bytes a complete JPEG of w x h pixels in `components` colour components can hold.
+// Huffman coding gives every 8x8 block of every component at least one bit, its DC difference's
+// code (ITU-T T.81, F.1.2.1 and G.1.2.1). One component is coded at the image's size (A.2.2), so
+// w x h / 64 blocks; with more, the components sampled most across and most down cover at least
+// a quarter of the image in the other direction each, so w x h / 128 blocks at the least, however
+// the sampling factors are set. stb_image decodes a file that stops short as flat grey, so
+// without this a 222-byte header would be accepted as a 4000 x 4000 picture.
+std::size_t jpeg_min_coded_bytes(std::size_t w, std::size_t h, int components) {
+  const std::size_t blocks = components == 1 ? ((w + 7) / 8) * ((h + 7) / 8) : w * h / 128;
+  return (blocks + 7) / 8;
+}
+
+// The fewest bytes of image data (IDAT) a complete PNG with this header can hold: deflate codes
+// at most 258 bytes with two one-bit codes (RFC 1951, 3.2.5), so it never inflates more than
+// 1032:1; the filtered rows hold one filter byte and ceil(width x bits per pixel / 8) bytes each
+// (PNG 1.2, 6.1 and 7.2; an interlaced image holds more). `png` starts with a PNG signature and
+// an IHDR stb_image accepted (so the sides are within kMaxSide and the depth at most 16).
+std::size_t png_min_idat_bytes(std::span<const std::uint8_t> png) {
+  if (png.size() < 26) return 0;
+  const std::uint8_t* ihdr = &png[16];  // after the signature, the chunk's length and "IHDR"
+  auto be32 = [](const std::uint8_t* p) {
+    return (std::size_t{p[0]} << 24) | (std::size_t{p[1]} << 16) | (std::size_t{p[2]} << 8) | p[3];
+  };
+  const std::size_t width = be32(ihdr), height = be32(ihdr + 4), depth = ihdr[8];
+  // Colour type 2 is RGB, 4 grey and alpha, 6 RGBA; 0 (grey) and 3 (palette) are one channel.
+  const std::uint8_t type = ihdr[9];
+  const std::size_t channels = type == 2 ? 3 : type == 4 ? 2 : type == 6 ? 4 : 1;
+  return height * (1 + (width * channels * depth + 7) / 8) / 1032;
+}
+
+// libjpeg reports errors by longjmp: the manager comes first so libjpeg's pointer to it is a
+// pointer to the whole.
+struct JpegErrors {
+  jpeg_error_mgr manager;
+  std::jmp_buf jump;
+  char message[JMSG_LENGTH_MAX];
+};
+
+[[noreturn]] void jpeg_fail(j_common_ptr info) {
+  auto* errors = reinterpret_cast<JpegErrors*>(info->err);
+  errors->manager.format_message(info, errors->message);
+  std::longjmp(errors->jump, 1);
+}
+
+// A scan that stops short is an error (libjpeg would fill the rest with grey); other warnings,
+// such as stray bytes before a marker, which many cameras write, are not.
+void jpeg_warn(j_common_ptr info, int level) {
+  if (level >= 0) return;  // trace messages
+  const int code = info->err->msg_code;
+  if (code == JWRN_JPEG_EOF || code == JWRN_HIT_MARKER) jpeg_fail(info);
+  ++info->err->num_warnings;
+}
+
+// Decodes a JPEG into RGBA rows (`rgba`, the caller's, so its state is defined after a
+// longjmp). On failure returns false with the reason in `why`. Nothing with a destructor lives
+// in this frame, which libjpeg's longjmp would skip.
+bool decode_jpeg(std::span<const std::uint8_t> jpeg, std::vector<std::uint8_t>& rgba, int& width,
+                 int& height, char (&why)[256]) {
+  jpeg_decompress_struct info;
+  JpegErrors errors;
+  info.err = jpeg_std_error(&errors.manager);
+  errors.manager.error_exit = jpeg_fail;
+  errors.manager.emit_message = jpeg_warn;
+  if (setjmp(errors.jump)) {
+    std::snprintf(why, sizeof why, "%s", errors.message);
+    jpeg_destroy_decompress(&info);
+    return false;
+  }
+  jpeg_create_decompress(&info);
+  jpeg_mem_src(&info, jpeg.data(), static_cast<unsigned long>(jpeg.size()));
+  jpeg_read_header(&info, TRUE);
+  width = static_cast<int>(std::min<JDIMENSION>(info.image_width, INT32_MAX));
+  height = static_cast<int>(std::min<JDIMENSION>(info.image_height, INT32_MAX));
+  // The header first: refuse huge or truncated images before anything is allocated for them.
+  const std::size_t needed = jpeg_min_coded_bytes(
+      static_cast<std::size_t>(width), static_cast<std::size_t>(height), info.num_components);
+  if (width < 1 || height < 1 || width > Texture::kMaxSide || height > Texture::kMaxSide) {
+    std::snprintf(why, sizeof why, "image size %dx%d is outside 1..%d", width, height,
+                  Texture::kMaxSide);
+  } else if (jpeg.size() < needed) {
+    std::snprintf(why, sizeof why,
+                  "truncated: a %dx%d image needs at least %zu bytes of coded data, the file "
+                  "has %zu",
+                  width, height, needed, jpeg.size());
+  }
+  if (why[0]) {
+    jpeg_destroy_decompress(&info);
+    return false;
+  }
+  // libjpeg-turbo writes RGBA from YCbCr, RGB and grey itself; CMYK and YCCK come out as CMYK,
+  // stored inverted as Adobe's encoders write it, converted below.
+  const bool cmyk = info.jpeg_color_space == JCS_CMYK || info.jpeg_color_space == JCS_YCCK;
+  info.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+  jpeg_start_decompress(&info);
+  rgba.resize(static_cast<std::size_t>(width) * height * 4);
+  while (info.output_scanline < info.output_height) {
+    JSAMPROW row = &rgba[static_cast<std::size_t>(info.output_scanline) * width * 4];
+    jpeg_read_scanlines(&info, &row, 1);
+  }
+  jpeg_finish_decompress(&info);
+  jpeg_destroy_decompress(&info);
+  if (cmyk) {
+    for (std::size_t i = 0; i < rgba.size(); i += 4) {
+      const int k = rgba[i + 3];
+      for (int c = 0; c < 3; ++c)
+        rgba[i + c] = static_cast<std::uint8_t>((rgba[i + c] * k + 127) / 255);
+      rgba[i + 3] = 255;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 float srgb_to_linear(float c) {
@@ -48,6 +166,13 @@ float linear_to_srgb(float c) {
 
 Result<Texture> Texture::from_rgba(int width, int height, std::span<const std::uint8_t> rgba,
                                    TextureWrap wrap_u, TextureWrap wrap_v) {
+  if (rgba.size() != static_cast<std::size_t>(std::max(width, 0)) * std::max(height, 0) * 4)
+    return Error{"texture data does not match its size"};
+  return from_owned_rgba(width, height, {rgba.begin(), rgba.end()}, wrap_u, wrap_v);
+}
+
+Result<Texture> Texture::from_owned_rgba(int width, int height, std::vector<std::uint8_t> rgba,
+                                         TextureWrap wrap_u, TextureWrap wrap_v) {
   if (width < 1 || height < 1 || width > kMaxSide || height > kMaxSide)
     return Error{"texture size " + std::to_string(width) + "x" + std::to_string(height) +
                  " is outside 1.." + std::to_string(kMaxSide)};
@@ -56,7 +181,7 @@ Result<Texture> Texture::from_rgba(int width, int height, std::span<const std::u
   Texture t;
   t.wrap_u_ = wrap_u;
   t.wrap_v_ = wrap_v;
-  t.levels_.push_back({width, height, {rgba.begin(), rgba.end()}});
+  t.levels_.push_back({width, height, std::move(rgba)});
   // Each level halves the previous one (odd sides round down, at least 1), each texel the mean
   // of the 2x2 (or fewer, at an odd edge) texels it covers.
   while (t.levels_.back().width > 1 || t.levels_.back().height > 1) {
@@ -86,16 +211,41 @@ Result<Texture> Texture::decode(std::span<const std::uint8_t> encoded, const std
                                 TextureWrap wrap_u, TextureWrap wrap_v) {
   if (encoded.empty()) return Error{name + ": empty image"};
   if (encoded.size() > static_cast<std::size_t>(INT32_MAX)) return Error{name + ": too large"};
+  // Materials are PNG or JPEG, the two image types glTF 2.0 allows. stb_image would read BMP,
+  // TGA, PSD, GIF, HDR, PIC and PNM too, some padded with zeros when they stop short (a 26-byte
+  // TGA header asked for 7185 x 2457 texels), so the signature decides.
+  static constexpr std::uint8_t kPng[8] = {137, 80, 78, 71, 13, 10, 26, 10};
+  const bool png = encoded.size() >= 8 && std::equal(kPng, kPng + 8, encoded.begin());
+  const bool jpeg =
+      encoded.size() >= 3 && encoded[0] == 0xFF && encoded[1] == 0xD8 && encoded[2] == 0xFF;
+  if (jpeg) {
+    // libjpeg-turbo: Debian 12's stb_image reads Huffman tables a scan names but the file never
+    // defined (its memory uninitialized) and asserts on the codes it finds there.
+    std::vector<std::uint8_t> rgba;
+    int w = 0, h = 0;
+    char why[256] = {};
+    if (!decode_jpeg(encoded, rgba, w, h, why)) return Error{name + ": " + why};
+    Result<Texture> t = from_owned_rgba(w, h, std::move(rgba), wrap_u, wrap_v);
+    if (!t) return Error{name + ": " + t.error().message};
+    return t;
+  }
+  if (!png) return Error{name + ": not a PNG or JPEG image (no PNG or JPEG signature)"};
   const int length = static_cast<int>(encoded.size());
   int w = 0, h = 0, channels = 0;
-  // The header first: refuse huge images before stb allocates for them.
+  // The header first: refuse huge or truncated images before stb allocates for them.
   if (!stbi_info_from_memory(encoded.data(), length, &w, &h, &channels)) {
-    return Error{name + ": not a PNG or JPEG image stb_image can read (" +
+    return Error{name + ": not a PNG image stb_image can read (" +
                  std::string(stbi_failure_reason() ? stbi_failure_reason() : "unknown") + ")"};
   }
   if (w < 1 || h < 1 || w > kMaxSide || h > kMaxSide) {
     return Error{name + ": image size " + std::to_string(w) + "x" + std::to_string(h) +
                  " is outside 1.." + std::to_string(kMaxSide)};
+  }
+  const std::size_t needed = png_min_idat_bytes(encoded);
+  if (encoded.size() < needed) {
+    return Error{name + ": truncated: a " + std::to_string(w) + "x" + std::to_string(h) +
+                 " image needs at least " + std::to_string(needed) +
+                 " bytes of coded data, the file has " + std::to_string(encoded.size())};
   }
   unsigned char* pixels = stbi_load_from_memory(encoded.data(), length, &w, &h, &channels, 4);
   if (!pixels) {

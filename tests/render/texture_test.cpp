@@ -209,6 +209,108 @@ TEST(Texture, UnreadableBytesAreAnErrorNamingTheImage) {
 
 namespace {
 
+// A greyscale baseline JPEG of `side` x `side` pixels with `coded` bytes of scan data, built by
+// hand: one quantization table of ones, Huffman tables each with a single one-bit code (DC
+// category 0, AC end-of-block), so a zero byte codes four blocks (DC difference 0, then EOB) and
+// every pixel decodes to 128, the level shift of a zero DC (ITU-T T.81, A.3.1). `scan_tables`
+// names the scan's DC and AC tables (high and low four bits); only tables 0 are defined.
+std::vector<std::uint8_t> flat_grey_jpeg(int side, std::size_t coded,
+                                         std::uint8_t scan_tables = 0x00) {
+  std::vector<std::uint8_t> out = {0xFF, 0xD8};
+  auto segment = [&](std::uint8_t marker, std::vector<std::uint8_t> body) {
+    const std::size_t length = body.size() + 2;
+    out.insert(out.end(), {0xFF, marker, static_cast<std::uint8_t>(length >> 8),
+                           static_cast<std::uint8_t>(length & 255)});
+    out.insert(out.end(), body.begin(), body.end());
+  };
+  std::vector<std::uint8_t> dqt(65, 1);
+  dqt[0] = 0;
+  segment(0xDB, dqt);
+  const auto hi = static_cast<std::uint8_t>(side >> 8), lo = static_cast<std::uint8_t>(side & 255);
+  segment(0xC0, {8, hi, lo, hi, lo, 1, 1, 0x11, 0});
+  for (std::uint8_t table : {0x00, 0x10}) {
+    std::vector<std::uint8_t> dht = {table, 1};
+    dht.resize(17, 0);
+    dht.push_back(0);  // the one symbol: DC category 0, or AC end-of-block
+    segment(0xC4, dht);
+  }
+  segment(0xDA, {1, 1, scan_tables, 0, 63, 0});
+  out.resize(out.size() + coded, 0);
+  out.insert(out.end(), {0xFF, 0xD9});
+  return out;
+}
+
+}  // namespace
+
+TEST(Texture, CompleteHandBuiltJpegDecodesToItsDcLevel) {
+  // 64 x 64 pixels: 64 blocks of two bits each, 16 bytes.
+  Result<Texture> t = Texture::decode(flat_grey_jpeg(64, 16), "flat.jpg");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t->width(), 64);
+  EXPECT_NEAR(t->texel(0, 10, 20)[0], 128 / 255.0f, 1e-6f);
+  EXPECT_NEAR(t->texel(0, 63, 63)[2], 128 / 255.0f, 1e-6f);
+}
+
+TEST(Texture, JpegTooShortForItsBlocksIsRefusedAsTruncated) {
+  // stb_image decodes a scan that stops short as grey, so a 144-byte header could stand for a
+  // 4000 x 4000 picture (the fuzzer's finding, 90 MB of texels). Every block costs at least
+  // one bit: 4000 x 4000 pixels are 250,000 blocks, 31,250 bytes.
+  Result<Texture> t = Texture::decode(flat_grey_jpeg(4000, 4), "huge.jpg");
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.error().message.find("huge.jpg: truncated"), std::string::npos) << t.error().message;
+  EXPECT_NE(t.error().message.find("31250"), std::string::npos) << t.error().message;
+}
+
+TEST(Texture, JpegWhoseScanStopsShortIsAnError) {
+  // 64 blocks need 16 bytes; with 2 the scan meets the end-of-image marker early. The file is
+  // long enough for the size bound, so this is libjpeg-turbo's warning, which decode refuses.
+  Result<Texture> t = Texture::decode(flat_grey_jpeg(64, 2), "short.jpg");
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.error().message.find("short.jpg: Corrupt JPEG data: premature end of data segment"),
+            std::string::npos)
+      << t.error().message;
+}
+
+TEST(Texture, JpegScanNamingAnUndefinedHuffmanTableGetsTheStandardOne) {
+  // AC table 1 is never defined. The fuzzer found Debian 12's stb_image reading such a table's
+  // uninitialized memory; libjpeg-turbo uses T.81's example tables instead (as Motion-JPEG files
+  // expect), here the chrominance AC table of K.3.3.2, whose end-of-block code is "00". So a
+  // block is DC "0" and EOB "00", three bits: 64 blocks in 24 zero bytes, every pixel 128.
+  Result<Texture> t = Texture::decode(flat_grey_jpeg(64, 24, 0x01), "tables.jpg");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_NEAR(t->texel(0, 33, 60)[1], 128 / 255.0f, 1e-6f);
+  // One byte fewer and the scan stops short.
+  EXPECT_FALSE(Texture::decode(flat_grey_jpeg(64, 23, 0x01), "tables.jpg").ok());
+}
+
+TEST(Texture, ImagesOtherThanPngAndJpegAreRefusedByTheirSignature) {
+  // An 18-byte TGA header for 7185 x 2457 true-colour pixels and no pixels: stb_image reads TGA
+  // and pads the missing pixels with zeros (the fuzzer's second finding, 94 MB of texels).
+  const std::vector<std::uint8_t> tga = {0, 0, 2, 0,    0,    0,    0,    0,  0,
+                                         0, 0, 0, 0x11, 0x1C, 0x99, 0x09, 24, 0};
+  Result<Texture> t = Texture::decode(tga, "skin.tga");
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.error().message.find("skin.tga: not a PNG or JPEG image"), std::string::npos)
+      << t.error().message;
+}
+
+TEST(Texture, PngTooShortForItsRowsIsRefusedAsTruncated) {
+  // A 4096 x 4096 RGBA header: 4096 rows of 1 + 16384 bytes, which deflate (at most 1032:1)
+  // cannot code in fewer than 65,031 bytes.
+  std::vector<std::uint8_t> png = {137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 'I', 'H', 'D',
+                                   'R', 0,  0,  16, 0,  0,  0,  16, 0, 8, 6, 0,  0,   0};
+  const std::uint32_t crc = 0;  // stb_image does not check chunk CRCs
+  for (int i = 3; i >= 0; --i) png.push_back(static_cast<std::uint8_t>(crc >> (8 * i)));
+  png.insert(png.end(), {0, 0, 0, 2, 'I', 'D', 'A', 'T', 0x78, 0x9C, 0, 0, 0, 0});
+  png.insert(png.end(), {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82});
+  Result<Texture> t = Texture::decode(png, "huge.png");
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.error().message.find("huge.png: truncated"), std::string::npos) << t.error().message;
+  EXPECT_NE(t.error().message.find("65031"), std::string::npos) << t.error().message;
+}
+
+namespace {
+
 void append_png(void* context, void* data, int size) {
   auto* out = static_cast<std::vector<std::uint8_t>*>(context);
   out->insert(out->end(), static_cast<std::uint8_t*>(data),

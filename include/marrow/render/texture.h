@@ -1,6 +1,6 @@
 // Textures for the software rasterizer: RGBA8 images with a full mip chain (box-filtered), sampled
 // bilinearly within a level and linearly between levels (trilinear), with glTF's wrap modes.
-// Decoding PNG and JPEG goes through stb_image.
+// Decoding goes through stb_image (PNG) and libjpeg-turbo (JPEG).
 #pragma once
 
 #include <array>
@@ -24,7 +24,8 @@ class Texture {
   static Result<Texture> from_rgba(int width, int height, std::span<const std::uint8_t> rgba,
                                    TextureWrap wrap_u = TextureWrap::kRepeat,
                                    TextureWrap wrap_v = TextureWrap::kRepeat);
-  // An encoded PNG or JPEG (stb_image). `name` is for messages.
+  // An encoded PNG or JPEG; anything else, a side over kMaxSide or a file too short for its
+  // size is an error starting with `name`.
   static Result<Texture> decode(std::span<const std::uint8_t> encoded, const std::string& name,
                                 TextureWrap wrap_u = TextureWrap::kRepeat,
                                 TextureWrap wrap_v = TextureWrap::kRepeat);
@@ -47,6 +48,9 @@ class Texture {
     std::vector<std::uint8_t> rgba;
   };
   std::array<float, 4> bilinear(const Level& level, float u, float v) const;
+  // from_rgba without the copy, for decoded images (their pixels and the mips are the budget).
+  static Result<Texture> from_owned_rgba(int width, int height, std::vector<std::uint8_t> rgba,
+                                         TextureWrap wrap_u, TextureWrap wrap_v);
   std::vector<Level> levels_;
   TextureWrap wrap_u_ = TextureWrap::kRepeat, wrap_v_ = TextureWrap::kRepeat;
 };
