@@ -23,8 +23,10 @@ marrow::fuzz::Budget image_budget(const std::uint8_t* data, std::size_t size) {
     const std::size_t depth = data[24], type = data[25];
     const std::size_t channels = type == 2 ? 3 : type == 4 ? 2 : type == 6 ? 4 : 1;
     const std::size_t bits = std::max<std::size_t>(1, channels * depth);
-    return {(1032 * 32 * 16 + 3 * bits - 1) / (3 * bits) / 4, kConstant};
+    // 1032 raw bytes per input byte, 32 / bits RGBA bytes per raw byte, 4/3 with the mips.
+    return {(1032 * 128 + 3 * bits - 1) / (3 * bits), kConstant};
   }
+  // 1024 pixels per input byte, 16/3 bytes per pixel.
   return {(1024 * 16 + 2) / 3, kConstant};
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <csetjmp>
 #include <cstdio>
+#include <new>
 
 // jpeglib.h needs size_t and FILE declared first.
 #include <jpeglib.h>
@@ -46,8 +47,9 @@ float fold(float u) {
 // code (ITU-T T.81, F.1.2.1 and G.1.2.1). One component is coded at the image's size (A.2.2), so
 // w x h / 64 blocks; with more, the components sampled most across and most down cover at least
 // a quarter of the image in the other direction each, so w x h / 128 blocks at the least, however
-// the sampling factors are set. stb_image decodes a file that stops short as flat grey, so
-// without this a 222-byte header would be accepted as a 4000 x 4000 picture.
+// the sampling factors are set. Decoders fill what a file lacks with grey (a progressive file
+// may just omit scans, with no warning), so without this a 222-byte header would be accepted
+// as a 4000 x 4000 picture.
 std::size_t jpeg_min_coded_bytes(std::size_t w, std::size_t h, int components) {
   const std::size_t blocks = components == 1 ? ((w + 7) / 8) * ((h + 7) / 8) : w * h / 128;
   return (blocks + 7) / 8;
@@ -96,7 +98,8 @@ void jpeg_warn(j_common_ptr info, int level) {
 
 // Decodes a JPEG into RGBA rows (`rgba`, the caller's, so its state is defined after a
 // longjmp). On failure returns false with the reason in `why`. Nothing with a destructor lives
-// in this frame, which libjpeg's longjmp would skip.
+// in this frame, which libjpeg's longjmp would skip, and nothing may throw past
+// jpeg_destroy_decompress.
 bool decode_jpeg(std::span<const std::uint8_t> jpeg, std::vector<std::uint8_t>& rgba, int& width,
                  int& height, char (&why)[256]) {
   jpeg_decompress_struct info;
@@ -134,8 +137,14 @@ bool decode_jpeg(std::span<const std::uint8_t> jpeg, std::vector<std::uint8_t>& 
   // stored inverted as Adobe's encoders write it, converted below.
   const bool cmyk = info.jpeg_color_space == JCS_CMYK || info.jpeg_color_space == JCS_YCCK;
   info.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+  try {
+    rgba.resize(static_cast<std::size_t>(width) * height * 4);
+  } catch (const std::bad_alloc&) {
+    std::snprintf(why, sizeof why, "out of memory for %dx%d pixels", width, height);
+    jpeg_destroy_decompress(&info);
+    return false;
+  }
   jpeg_start_decompress(&info);
-  rgba.resize(static_cast<std::size_t>(width) * height * 4);
   while (info.output_scanline < info.output_height) {
     JSAMPROW row = &rgba[static_cast<std::size_t>(info.output_scanline) * width * 4];
     jpeg_read_scanlines(&info, &row, 1);

@@ -215,7 +215,7 @@ namespace {
 // every pixel decodes to 128, the level shift of a zero DC (ITU-T T.81, A.3.1). `scan_tables`
 // names the scan's DC and AC tables (high and low four bits); only tables 0 are defined.
 std::vector<std::uint8_t> flat_grey_jpeg(int side, std::size_t coded,
-                                         std::uint8_t scan_tables = 0x00) {
+                                         std::uint8_t scan_tables = 0x00, int components = 1) {
   std::vector<std::uint8_t> out = {0xFF, 0xD8};
   auto segment = [&](std::uint8_t marker, std::vector<std::uint8_t> body) {
     const std::size_t length = body.size() + 2;
@@ -227,14 +227,21 @@ std::vector<std::uint8_t> flat_grey_jpeg(int side, std::size_t coded,
   dqt[0] = 0;
   segment(0xDB, dqt);
   const auto hi = static_cast<std::uint8_t>(side >> 8), lo = static_cast<std::uint8_t>(side & 255);
-  segment(0xC0, {8, hi, lo, hi, lo, 1, 1, 0x11, 0});
+  std::vector<std::uint8_t> frame = {8, hi, lo, hi, lo, static_cast<std::uint8_t>(components)};
+  std::vector<std::uint8_t> scan = {static_cast<std::uint8_t>(components)};
+  for (int c = 1; c <= components; ++c) {
+    frame.insert(frame.end(), {static_cast<std::uint8_t>(c), 0x11, 0});  // 1x1, table 0
+    scan.insert(scan.end(), {static_cast<std::uint8_t>(c), scan_tables});
+  }
+  scan.insert(scan.end(), {0, 63, 0});
+  segment(0xC0, frame);
   for (std::uint8_t table : {0x00, 0x10}) {
     std::vector<std::uint8_t> dht = {table, 1};
     dht.resize(17, 0);
     dht.push_back(0);  // the one symbol: DC category 0, or AC end-of-block
     segment(0xC4, dht);
   }
-  segment(0xDA, {1, 1, scan_tables, 0, 63, 0});
+  segment(0xDA, scan);
   out.resize(out.size() + coded, 0);
   out.insert(out.end(), {0xFF, 0xD9});
   return out;
@@ -251,8 +258,19 @@ TEST(Texture, CompleteHandBuiltJpegDecodesToItsDcLevel) {
   EXPECT_NEAR(t->texel(0, 63, 63)[2], 128 / 255.0f, 1e-6f);
 }
 
+TEST(Texture, CmykJpegIsInvertedCmykAsAdobeWritesIt) {
+  // Four components, each block at its DC level 128. With no Adobe marker a four-component JPEG
+  // is CMYK, stored inverted (Adobe's convention, which libjpeg leaves to the caller): red is
+  // C x K / 255 = 128 x 128 / 255 = 64.25, rounded to 64; alpha is opaque. 64 interleaved MCUs
+  // of four two-bit blocks: 64 bytes.
+  Result<Texture> t = Texture::decode(flat_grey_jpeg(64, 64, 0x00, 4), "cmyk.jpg");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  for (int c = 0; c < 3; ++c) EXPECT_NEAR(t->texel(0, 5, 7)[c], 64 / 255.0f, 1e-6f) << c;
+  EXPECT_EQ(t->texel(0, 5, 7)[3], 1.0f);
+}
+
 TEST(Texture, JpegTooShortForItsBlocksIsRefusedAsTruncated) {
-  // stb_image decodes a scan that stops short as grey, so a 144-byte header could stand for a
+  // Decoders fill a scan that stops short with grey, so a 144-byte header could stand for a
   // 4000 x 4000 picture (the fuzzer's finding, 90 MB of texels). Every block costs at least
   // one bit: 4000 x 4000 pixels are 250,000 blocks, 31,250 bytes.
   Result<Texture> t = Texture::decode(flat_grey_jpeg(4000, 4), "huge.jpg");
