@@ -146,6 +146,26 @@ TEST(ControlScript, ErrorsNameTheFileAndTheJsonPlace) {
   EXPECT_NE(error_of("[1, 2]").find("must be an object"), std::string::npos);
 }
 
+// Nesting is held to 1,024 levels before the parser builds anything (docs/reliability.md,
+// "Budgets"). In `{"layers": [[[...` the '{' is level 1 and the bracket at byte 11 + k opens
+// level k + 2, so level 1,025 opens at byte 1,034: line 1, column 1,035.
+TEST(ControlScript, NestingPast1024LevelsIsRefusedWithItsPlace) {
+  const std::string deep = std::string(100000, '[');
+  const std::string rule =
+      ": JSON nests arrays and objects deeper than 1024 levels, the most marrow reads";
+  EXPECT_EQ(error_of("{\"layers\": " + deep), "s.json:1:1035" + rule);
+  // A lone CR ends line 1; line 2 starts at byte 2, so byte 1,035 is column 1,034.
+  const Result<StateMachineDesc> machine = parse_state_machine("{\r\"states\": " + deep, "m.json");
+  ASSERT_FALSE(machine.ok());
+  EXPECT_EQ(machine.error().message, "m.json:2:1034" + rule);
+  // 1,024 levels are read: the error is then about what the member holds.
+  const std::string levels_1024 =
+      "{\"layers\": " + std::string(1023, '[') + std::string(1023, ']') + "}";
+  EXPECT_EQ(error_of(levels_1024).find("deeper than"), std::string::npos) << error_of(levels_1024);
+  EXPECT_NE(error_of(levels_1024).find("s.json: layers"), std::string::npos)
+      << error_of(levels_1024);
+}
+
 TEST(ControlScript, AStateMachineFileIsReadBesideTheScript) {
   const fs::path dir = fs::temp_directory_path() / ("marrow_script_" + std::to_string(::getpid()));
   fs::create_directories(dir);

@@ -71,6 +71,21 @@ TEST(MapJson, BadFilesAreErrorsNamingTheFileAndThePlace) {
   EXPECT_NE(error_of("").find("m.json:"), std::string::npos);
 }
 
+// Nesting is held to 1,024 levels before the parser builds anything (docs/reliability.md,
+// "Budgets"). In `{"joints": [[[...` the '{' is level 1 and the bracket at byte 11 + k opens
+// level k + 2, so level 1,025 opens at byte 1,034: line 1, column 1,035.
+TEST(MapJson, NestingPast1024LevelsIsRefusedWithItsPlace) {
+  const std::string deep = std::string(100000, '[');
+  EXPECT_EQ(error_of("{\"joints\": " + deep),
+            "m.json:1:1035: JSON nests arrays and objects deeper than 1024 levels, the most "
+            "marrow reads");
+  // A lone CR ends line 1 (the readers' one line rule); line 2 starts at byte 2.
+  EXPECT_EQ(error_of("{\r\"joints\": " + deep).rfind("m.json:2:1034: JSON nests", 0), 0u);
+  // 1,024 levels are read: the error is then about what the member holds.
+  EXPECT_EQ(error_of("{\"joints\": " + std::string(1023, '[') + std::string(1023, ']') + "}"),
+            "m.json: joints: must be an object of source name: target name");
+}
+
 TEST(MapJson, AMissingFileIsAnErrorNamingIt) {
   Result<RetargetMapSpec> r = read_retarget_map("/nonexistent/map.json");
   ASSERT_FALSE(r.ok());

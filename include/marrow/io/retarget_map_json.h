@@ -15,8 +15,8 @@
 // with a target joint.
 //
 // Errors name the file and the JSON place: not JSON (with line and column), an unknown member
-// or part, a value of the wrong type, an empty name, a member given twice. Whether the names
-// exist in the skeletons is checked by make_retarget_map.
+// or part, a value of the wrong type, an empty name, a member given twice, JSON nested deeper
+// than 1,024 levels. Whether the names exist in the skeletons is checked by make_retarget_map.
 #pragma once
 
 #include <string>

@@ -5,12 +5,11 @@
 #include <filesystem>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 
+#include "common/json_text.h"
 #include "common/reader_support.h"
-#include "common/text_lines.h"
 
 namespace marrow {
 namespace {
@@ -22,46 +21,11 @@ struct ScriptError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-std::string place_of(std::string_view text, std::size_t byte) {
-  std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
-    if (io::closes_line(text, i)) {  // LF, CRLF and a lone CR each end a line
-      ++line;
-      column = 1;
-    } else if (text[i] != '\r') {
-      ++column;
-    }
-  }
-  return std::to_string(line) + ":" + std::to_string(column);
-}
-
-// Parses with duplicate members refused (the parser would keep the last one silently).
+// The document (json_text.h: nesting, repeated members and places checked there).
 Json parse_json(std::string_view text, const std::string& where) {
-  std::vector<std::set<std::string>> keys;
-  std::string repeated;
-  const Json::parser_callback_t track = [&](int, Json::parse_event_t event, Json& parsed) {
-    if (event == Json::parse_event_t::object_start) keys.emplace_back();
-    if (event == Json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
-    if (event == Json::parse_event_t::key && !keys.empty() &&
-        !keys.back().insert(parsed.get<std::string>()).second && repeated.empty()) {
-      repeated = parsed.get<std::string>();
-    }
-    return true;
-  };
-  Json doc;
-  try {
-    doc = Json::parse(text.begin(), text.end(), track);
-  } catch (const Json::parse_error& e) {
-    std::string what = e.what();
-    const auto bracket = what.find("] ");
-    if (bracket != std::string::npos) what = what.substr(bracket + 2);
-    if (what.size() > 200) what = what.substr(0, 200) + "...";
-    throw ScriptError(where + ":" + place_of(text, e.byte ? e.byte - 1 : 0) + ": JSON " + what);
-  } catch (const Json::exception& e) {
-    throw ScriptError(where + ": JSON " + e.what());
-  }
-  if (!repeated.empty()) throw ScriptError(where + ": member \"" + repeated + "\" is given twice");
-  return doc;
+  Result<Json> doc = io::parse_json_text(text, where);
+  if (!doc) throw ScriptError(doc.error().message);
+  return std::move(doc).value();
 }
 
 // A JSON value and where it is: every read checks the type and names the place when it fails.
@@ -588,13 +552,13 @@ AnimationScript read_script(const Json& doc, const std::string& where, const std
 }
 
 template <typename F>
-auto guarded(F read) -> Result<decltype(read())> {
+auto guarded(const std::string& where, F read) -> Result<decltype(read())> {
   try {
     return read();
   } catch (const ScriptError& e) {
     return Error{e.what()};
   } catch (const std::bad_alloc&) {
-    return Error{"out of memory"};
+    return make_error(where, "out of memory");
   }
 }
 
@@ -609,7 +573,7 @@ Result<std::string> read_text(const std::string& path) {
 Result<AnimationScript> parse_animation_script(std::string_view json, std::string_view where,
                                                const std::string& base_dir) {
   const std::string w(where);
-  return guarded([&] { return read_script(parse_json(json, w), w, base_dir); });
+  return guarded(w, [&] { return read_script(parse_json(json, w), w, base_dir); });
 }
 
 Result<AnimationScript> read_animation_script(const std::string& path) {
@@ -620,7 +584,7 @@ Result<AnimationScript> read_animation_script(const std::string& path) {
 
 Result<StateMachineDesc> parse_state_machine(std::string_view json, std::string_view where) {
   const std::string w(where);
-  return guarded([&] { return read_machine(In(parse_json(json, w), "", w)); });
+  return guarded(w, [&] { return read_machine(In(parse_json(json, w), "", w)); });
 }
 
 Result<StateMachineDesc> read_state_machine(const std::string& path) {

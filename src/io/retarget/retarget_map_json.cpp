@@ -1,29 +1,16 @@
 #include "marrow/io/retarget_map_json.h"
 
+#include <new>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <vector>
 
+#include "common/json_text.h"
 #include "common/reader_support.h"
 
 namespace marrow {
 namespace {
 
 using Json = nlohmann::json;
-
-// Line and column (1-based) of a byte offset.
-std::string place_of(std::string_view text, std::size_t byte) {
-  std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return std::to_string(line) + ":" + std::to_string(column);
-}
 
 std::string in_quotes(const std::string& s) {
   return "\"" + s + "\"";
@@ -63,47 +50,10 @@ Result<std::vector<HumanoidPartNames>> read_parts(const Json& section, const std
   return parts;
 }
 
-}  // namespace
-
-Result<RetargetMapSpec> parse_retarget_map(std::string_view json, std::string_view where_view) {
-  const std::string where(where_view);
-  // Members given twice are kept by the parser as the last one: catch them while parsing.
-  std::vector<std::set<std::string>> keys;
-  std::string repeated;
-  const Json::parser_callback_t track = [&](int depth, Json::parse_event_t event, Json& parsed) {
-    (void)depth;
-    switch (event) {
-      case Json::parse_event_t::object_start:
-        keys.emplace_back();
-        break;
-      case Json::parse_event_t::object_end:
-        if (!keys.empty()) keys.pop_back();
-        break;
-      case Json::parse_event_t::key:
-        if (!keys.empty() && !keys.back().insert(parsed.get<std::string>()).second &&
-            repeated.empty()) {
-          repeated = parsed.get<std::string>();
-        }
-        break;
-      default:
-        break;
-    }
-    return true;
-  };
-  Json doc;
-  try {
-    doc = Json::parse(json.begin(), json.end(), track);
-  } catch (const Json::parse_error& e) {
-    std::string what = e.what();
-    const auto bracket = what.find("] ");
-    if (bracket != std::string::npos) what = what.substr(bracket + 2);
-    if (what.size() > 200) what = what.substr(0, 200) + "...";
-    return make_error(where + ":" + place_of(json, e.byte ? e.byte - 1 : 0), "JSON " + what);
-  } catch (const Json::exception& e) {
-    return make_error(where, std::string("JSON ") + e.what());
-  }
-  if (!repeated.empty())
-    return make_error(where, "member " + in_quotes(repeated) + " is given twice");
+Result<RetargetMapSpec> read_map(std::string_view json, const std::string& where) {
+  Result<Json> parsed = io::parse_json_text(json, where);
+  if (!parsed) return parsed.error();
+  const Json& doc = *parsed;
   if (!doc.is_object()) return make_error(where, "the top level must be a JSON object");
 
   RetargetMapSpec spec;
@@ -131,6 +81,17 @@ Result<RetargetMapSpec> parse_retarget_map(std::string_view json, std::string_vi
     }
   }
   return spec;
+}
+
+}  // namespace
+
+Result<RetargetMapSpec> parse_retarget_map(std::string_view json, std::string_view where_view) {
+  const std::string where(where_view);
+  try {
+    return read_map(json, where);
+  } catch (const std::bad_alloc&) {  // a hostile file's names and arrays
+    return make_error(where, "out of memory");
+  }
 }
 
 Result<RetargetMapSpec> read_retarget_map(const std::string& path) {
