@@ -17,6 +17,19 @@
 namespace marrow::skin_detail {
 
 #define MARROW_SKIN_KERNEL MARROW_FORCE_INLINE
+// How a group's run of blocks (lbs_range, dqs_range) and its last, partial block (lbs_tail,
+// dqs_tail) are compiled. The x86 levels inline them, as they always have. The scalar level's
+// lanes are arrays of 8 floats, each block a few thousand statements once unrolled; inlined, every
+// lbs_counts/dqs_counts was one function of 18 blocks, which took GCC 12 at -O3 11.5 minutes to
+// compile (its load CSE after reload, PRE and alias walks grow faster than linearly with a
+// function's size) and ran slower for its 3 MB of code. skinning_simd_scalar.cpp defines
+// MARROW_SKIN_OUTLINE_BLOCKS: one function per range and per tail, 2.3 minutes, and 1.4-2.9x
+// faster (docs/performance.md, 2026-11-27).
+#if defined(MARROW_SKIN_OUTLINE_BLOCKS)
+#define MARROW_SKIN_RANGE [[gnu::noinline]]
+#else
+#define MARROW_SKIN_RANGE MARROW_FORCE_INLINE
+#endif
 
 template <class F>
 struct V3 {
@@ -280,19 +293,28 @@ MARROW_SKIN_KERNEL void dqs_block(const GroupArgs& a, const float* palette, std:
 }
 
 template <class F, unsigned K, bool kLinear>
-MARROW_SKIN_KERNEL void lbs_range(const GroupArgs& a, const float* palette) {
+MARROW_SKIN_RANGE void lbs_tail(const GroupArgs& a, const float* palette, std::size_t s) {
+  lbs_block<F, K, kLinear, false>(a, palette, a.influences, s, a.count - s);
+}
+
+template <class F, unsigned K, bool kLinear>
+MARROW_SKIN_RANGE void lbs_range(const GroupArgs& a, const float* palette) {
   std::size_t s = 0;
   for (; s + 8 <= a.count; s += 8) lbs_block<F, K, kLinear, true>(a, palette, a.influences, s, 8);
-  if (s < a.count) lbs_block<F, K, kLinear, false>(a, palette, a.influences, s, a.count - s);
+  if (s < a.count) lbs_tail<F, K, kLinear>(a, palette, s);
 }
 
 template <class F, unsigned K, bool kRigid, bool kLinear>
-MARROW_SKIN_KERNEL void dqs_range(const GroupArgs& a, const float* palette) {
+MARROW_SKIN_RANGE void dqs_tail(const GroupArgs& a, const float* palette, std::size_t s) {
+  dqs_block<F, K, kRigid, kLinear, false>(a, palette, a.influences, s, a.count - s);
+}
+
+template <class F, unsigned K, bool kRigid, bool kLinear>
+MARROW_SKIN_RANGE void dqs_range(const GroupArgs& a, const float* palette) {
   std::size_t s = 0;
   for (; s + 8 <= a.count; s += 8)
     dqs_block<F, K, kRigid, kLinear, true>(a, palette, a.influences, s, 8);
-  if (s < a.count)
-    dqs_block<F, K, kRigid, kLinear, false>(a, palette, a.influences, s, a.count - s);
+  if (s < a.count) dqs_tail<F, K, kRigid, kLinear>(a, palette, s);
 }
 
 // A compile-time influence count for 1..8. Not inlined into the entry points: each normal mode
