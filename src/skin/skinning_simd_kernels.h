@@ -20,11 +20,11 @@ namespace marrow::skin_detail {
 // How a group's run of blocks (lbs_range, dqs_range) and its last, partial block (lbs_tail,
 // dqs_tail) are compiled. The x86 levels inline them, as they always have. The scalar level's
 // lanes are arrays of 8 floats, each block a few thousand statements once unrolled; inlined, every
-// lbs_counts/dqs_counts was one function of 18 blocks, which took GCC 12 at -O3 11.5 minutes to
-// compile (its load CSE after reload, PRE and alias walks grow faster than linearly with a
-// function's size) and ran slower for its 3 MB of code. skinning_simd_scalar.cpp defines
-// MARROW_SKIN_OUTLINE_BLOCKS: one function per range and per tail, 2.3 minutes, and 1.4-2.9x
-// faster (docs/performance.md, 2026-11-27).
+// lbs_counts/dqs_counts was one function of 18 blocks, which took GCC 12 at -O3 634 s to compile
+// (its load CSE after reload, PRE and alias walks grow faster than linearly with a function's
+// size) and ran slower for its 3 MB of code. skinning_simd_scalar.cpp defines
+// MARROW_SKIN_OUTLINE_BLOCKS: one function per range and per tail, 139 s, and 1.8-3.0x faster
+// (docs/performance.md, 2026-11-27).
 #if defined(MARROW_SKIN_OUTLINE_BLOCKS)
 #define MARROW_SKIN_RANGE [[gnu::noinline]]
 #else
