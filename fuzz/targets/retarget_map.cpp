@@ -29,7 +29,7 @@ namespace {
 
 using namespace marrow;
 
-struct Stage {
+struct RetargetStage {
   const Asset* source = nullptr;
   std::vector<Transform> source_reference;
   Skeleton target;
@@ -67,8 +67,8 @@ std::string biped_name(std::string_view mixamo) {
   return std::string(mixamo);  // End Sites keep their names, so the profile pairs them by name
 }
 
-Stage make_stage() {
-  Stage stage;
+RetargetStage make_retarget_stage() {
+  RetargetStage stage;
   stage.source = &fuzz::script_character();
   const Asset& source = *stage.source;
   const Skeleton& s = source.skeleton;
@@ -128,8 +128,8 @@ Stage make_stage() {
   return stage;
 }
 
-const Stage& stage() {
-  static const Stage built = make_stage();
+const RetargetStage& retarget_stage() {
+  static const RetargetStage built = make_retarget_stage();
   return built;
 }
 
@@ -189,7 +189,7 @@ void play_frames(const Retargeter& retargeter, const Clip& clip) {
 
 MARROW_FUZZ_TARGET(retarget_map) {
   const std::string where = "fuzz_map.json";
-  const Stage& s = stage();
+  const RetargetStage& s = retarget_stage();
   const Skeleton& source = s.source->skeleton;
   Result<RetargetMapSpec> spec = Error{};
   Result<RetargetMap> map = Error{};

@@ -13,7 +13,7 @@ namespace {
 const std::vector<std::pair<float, std::string>> kEvents = {
     {0.0f, "start"}, {0.25f, "quarter"}, {0.5f, "half"}, {1.0f, "end"}};
 
-struct Fixture {
+struct EventsFixture {
   Skeleton skeleton = clock_skeleton();
   std::shared_ptr<const ClipSet> set = make_set(skeleton, {clock_clip("A", 1.0f, kEvents)});
   Animator animator = make_animator(set);
@@ -21,7 +21,7 @@ struct Fixture {
 
 TEST(ControlEvents, LoopFiresEachEventOncePerPassAndBothSeamEventsAtTheSeam) {
   // Steps of 3/8 s are exact in binary, so no event sits a rounding error off a step's end.
-  Fixture f;
+  EventsFixture f;
   ASSERT_TRUE(f.animator.play(0, {.wrap = WrapMode::kLoop}).ok());
   expect_fired(step(f.animator, 0.375f), {ev("start", 0), ev("quarter", 0.25f)});
   expect_fired(step(f.animator, 0.375f), {ev("half", 0.125f)});
@@ -33,7 +33,7 @@ TEST(ControlEvents, LoopFiresEachEventOncePerPassAndBothSeamEventsAtTheSeam) {
 }
 
 TEST(ControlEvents, AHitchPassesEveryLoopAndEventExactlyOnceInOrder) {
-  Fixture f;
+  EventsFixture f;
   ASSERT_TRUE(f.animator.play(0).ok());
   std::vector<Fired> expected;
   for (int pass = 0; pass < 3; ++pass) {
@@ -51,7 +51,7 @@ TEST(ControlEvents, AHitchPassesEveryLoopAndEventExactlyOnceInOrder) {
 }
 
 TEST(ControlEvents, BackwardsPlayStartsAtTheEndAndFiresInReverse) {
-  Fixture f;
+  EventsFixture f;
   ASSERT_TRUE(f.animator.play(0, {.time_scale = -1}).ok());
   expect_fired(step(f.animator, 0.3f), {ev("end", 0)});
   expect_fired(step(f.animator, 0.3f), {ev("half", 0.2f)});
@@ -61,7 +61,7 @@ TEST(ControlEvents, BackwardsPlayStartsAtTheEndAndFiresInReverse) {
 }
 
 TEST(ControlEvents, PingPongFiresTheTurningPointOnce) {
-  Fixture f;
+  EventsFixture f;
   ASSERT_TRUE(f.animator.play(0, {.wrap = WrapMode::kPingPong}).ok());
   expect_fired(step(f.animator, 0.375f), {ev("start", 0), ev("quarter", 0.25f)});
   expect_fired(step(f.animator, 0.375f), {ev("half", 0.125f)});
@@ -73,7 +73,7 @@ TEST(ControlEvents, PingPongFiresTheTurningPointOnce) {
 }
 
 TEST(ControlEvents, ClampFinishesOnceAtTheEndAndFiresTheEndEvent) {
-  Fixture f;
+  EventsFixture f;
   ASSERT_TRUE(f.animator.play(0, {.wrap = WrapMode::kClamp}).ok());
   expect_fired(step(f.animator, 0.6f), {ev("start", 0), ev("quarter", 0.25f), ev("half", 0.5f)});
   expect_fired(step(f.animator, 0.6f), {ev("end", 0.4f), finished(0.4f)});
@@ -86,7 +86,7 @@ TEST(ControlEvents, ClampFinishesOnceAtTheEndAndFiresTheEndEvent) {
 }
 
 TEST(ControlEvents, RepetitionsCountPassesAndFinishAtTheLastBoundary) {
-  Fixture f;
+  EventsFixture f;
   ASSERT_TRUE(f.animator.play(0, {.repetitions = 2}).ok());
   expect_fired(step(f.animator, 0.7f), {ev("start", 0), ev("quarter", 0.25f), ev("half", 0.5f)});
   expect_fired(step(f.animator, 0.7f),
@@ -96,7 +96,7 @@ TEST(ControlEvents, RepetitionsCountPassesAndFinishAtTheLastBoundary) {
 }
 
 TEST(ControlEvents, PingPongRepetitionsCountEachDirection) {
-  Fixture f;
+  EventsFixture f;
   ASSERT_TRUE(f.animator.play(0, {.wrap = WrapMode::kPingPong, .repetitions = 2}).ok());
   // Forward pass, turn, backward pass to 0 and finish: one big update.
   expect_fired(step(f.animator, 5.0f),
@@ -105,7 +105,7 @@ TEST(ControlEvents, PingPongRepetitionsCountEachDirection) {
 }
 
 TEST(ControlEvents, StartOffsetStartsMidClipAndCountsThePartialPass) {
-  Fixture f;
+  EventsFixture f;
   ASSERT_TRUE(f.animator.play(0, {.repetitions = 1, .start_offset = 0.4f}).ok());
   expect_fired(step(f.animator, 1.0f), {ev("half", 0.1f), ev("end", 0.6f), finished(0.6f)});
 }
@@ -128,7 +128,7 @@ TEST(ControlEvents, SplittingAnUpdateNeverChangesWhatFires) {
   // per crossing, for every wrap mode and direction.
   for (WrapMode wrap : {WrapMode::kLoop, WrapMode::kPingPong, WrapMode::kClamp}) {
     for (float scale : {1.0f, -1.3f}) {
-      Fixture one;
+      EventsFixture one;
       ASSERT_TRUE(one.animator.play(0, {.time_scale = scale, .wrap = wrap}).ok());
       std::vector<AnimationEvent> buffer(256);
       const UpdateResult r = one.animator.update(7.3f, buffer);
@@ -138,7 +138,7 @@ TEST(ControlEvents, SplittingAnUpdateNeverChangesWhatFires) {
                            std::to_string(buffer[i].pass));
       }
       std::mt19937 random(7);
-      Fixture split;
+      EventsFixture split;
       ASSERT_TRUE(split.animator.play(0, {.time_scale = scale, .wrap = wrap}).ok());
       std::vector<std::string> actual;
       float left = 7.3f;
@@ -170,7 +170,7 @@ TEST(ControlEvents, EventsFromTheSetAndFromTheFileFireTogether) {
 }
 
 TEST(ControlEvents, ACallbackSeesEveryEventAndMayStartPlayers) {
-  Fixture f;
+  EventsFixture f;
   ASSERT_TRUE(f.animator.play(0).ok());
   struct Seen {
     Animator* animator;
@@ -195,7 +195,7 @@ TEST(ControlEvents, ACallbackSeesEveryEventAndMayStartPlayers) {
 }
 
 TEST(ControlEvents, AShortBufferGetsTheFirstEventsAndTheCountOfAll) {
-  Fixture f;
+  EventsFixture f;
   ASSERT_TRUE(f.animator.play(0).ok());
   std::vector<AnimationEvent> buffer(3);
   const UpdateResult r = f.animator.update(2.1f, buffer);

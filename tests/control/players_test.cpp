@@ -11,7 +11,7 @@
 namespace marrow::test {
 namespace {
 
-struct Fixture {
+struct PlayersFixture {
   Skeleton skeleton = clock_skeleton();
   std::shared_ptr<const ClipSet> set =
       make_set(skeleton, {clock_clip("two", 2.0f), clock_clip("ten", 10.0f)});
@@ -20,7 +20,7 @@ struct Fixture {
 };
 
 TEST(ControlPlayers, TimeAdvancesByDtTimesTheTimeScale) {
-  Fixture f;
+  PlayersFixture f;
   const PlayerId p = f.animator.play(0).value();
   f.animator.update(0.5f);
   EXPECT_FLOAT_EQ(clock_reading(f.animator, f.workspace), 0.5f);
@@ -35,7 +35,7 @@ TEST(ControlPlayers, TimeAdvancesByDtTimesTheTimeScale) {
 }
 
 TEST(ControlPlayers, PausedPlayersHoldTheirTimeWhileTheirFadesGoOn) {
-  Fixture f;
+  PlayersFixture f;
   const PlayerId p = f.animator.play(0, {.fade_in = 1}).value();
   f.animator.update(0.25f);
   EXPECT_TRUE(f.animator.set_paused(p, true));
@@ -46,7 +46,7 @@ TEST(ControlPlayers, PausedPlayersHoldTheirTimeWhileTheirFadesGoOn) {
 }
 
 TEST(ControlPlayers, NegativeTimeScaleStartsFromTheEndMinusTheOffset) {
-  Fixture f;
+  PlayersFixture f;
   const PlayerId p = f.animator.play(0, {.time_scale = -1, .start_offset = 0.5f}).value();
   EXPECT_FLOAT_EQ(f.animator.info(p).time, 1.5f);
   f.animator.update(0.25f);
@@ -82,7 +82,7 @@ TEST(ControlPlayers, TicksPerSecondOverrideScalesAClipThatCountsTicks) {
 }
 
 TEST(ControlPlayers, LinearAndSmoothFadesFollowTheirCurves) {
-  Fixture f;
+  PlayersFixture f;
   const PlayerId a = f.animator.play(0, {.weight = 0.5f, .fade_in = 1}).value();
   const PlayerId b = f.animator.play(1, {.fade_in = 1, .fade_curve = FadeCurve::kSmooth}).value();
   EXPECT_FLOAT_EQ(f.animator.effective_weight(a), 0);
@@ -97,7 +97,7 @@ TEST(ControlPlayers, LinearAndSmoothFadesFollowTheirCurves) {
 }
 
 TEST(ControlPlayers, CrossFadeWeightsSumToOneAndTheOldPlayerStops) {
-  Fixture f;
+  PlayersFixture f;
   const PlayerId a = f.animator.play(0).value();
   f.animator.update(0.1f);
   const PlayerId b = f.animator.play(1).value();
@@ -114,7 +114,7 @@ TEST(ControlPlayers, CrossFadeWeightsSumToOneAndTheOldPlayerStops) {
 }
 
 TEST(ControlPlayers, AFadeThatInterruptsAFadeStartsWhereItWas) {
-  Fixture f;
+  PlayersFixture f;
   const PlayerId a = f.animator.play(0).value();
   ASSERT_TRUE(f.animator.fade_out(a, 1.0f).ok());
   f.animator.update(0.375f);
@@ -135,7 +135,7 @@ TEST(ControlPlayers, AFadeThatInterruptsAFadeStartsWhereItWas) {
 }
 
 TEST(ControlPlayers, WarpRampsTheTimeScaleAndIntegratesItExactly) {
-  Fixture f;
+  PlayersFixture f;
   const PlayerId p = f.animator.play(1, {.wrap = WrapMode::kClamp}).value();
   ASSERT_TRUE(f.animator.warp(p, 3, 1).ok());
   for (int i = 0; i < 4; ++i) f.animator.update(0.25f);
@@ -151,7 +151,7 @@ TEST(ControlPlayers, WarpRampsTheTimeScaleAndIntegratesItExactly) {
 }
 
 TEST(ControlPlayers, WeightsBlendThePosesOfNormalLayers) {
-  Fixture f;
+  PlayersFixture f;
   const PlayerId a = f.animator.play(0, {.weight = 0.25f, .start_offset = 0.2f}).value();
   ASSERT_TRUE(f.animator.play(1, {.weight = 0.75f, .start_offset = 0.6f}).ok());
   EXPECT_NEAR(clock_reading(f.animator, f.workspace), 0.25f * 0.2f + 0.75f * 0.6f, 1e-6f);
@@ -194,7 +194,7 @@ TEST(ControlPlayers, AnOverrideLayerReplacesItsMaskedJointsByItsWeight) {
 }
 
 TEST(ControlPlayers, StaleIdsReachNothing) {
-  Fixture f;
+  PlayersFixture f;
   const PlayerId a = f.animator.play(0).value();
   EXPECT_TRUE(f.animator.stop(a));
   const PlayerId b = f.animator.play(1).value();  // the same slot, a new generation
@@ -209,7 +209,7 @@ TEST(ControlPlayers, StaleIdsReachNothing) {
 }
 
 TEST(ControlPlayers, BadInputIsAClearErrorOrADocumentedClamp) {
-  Fixture f;
+  PlayersFixture f;
   const auto message = [](const auto& r) { return r.ok() ? std::string() : r.error().message; };
   EXPECT_NE(message(f.animator.play(7)).find("not in the clip set"), std::string::npos);
   EXPECT_NE(message(f.animator.play(0, {.layer = 3})).find("layer 3"), std::string::npos);

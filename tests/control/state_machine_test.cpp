@@ -9,10 +9,10 @@
 namespace marrow::test {
 namespace {
 
-struct Fixture {
+struct MachineFixture {
   Skeleton skeleton = clock_skeleton();
   std::shared_ptr<const ClipSet> set;
-  Fixture() {
+  MachineFixture() {
     ClipSetBuilder b(skeleton);
     EXPECT_TRUE(b.add_clip(clock_clip("idle", 2)).ok());
     EXPECT_TRUE(b.add_clip(clock_clip("walk", 1)).ok());
@@ -61,7 +61,7 @@ StateMachineDesc locomotion() {
 }
 
 TEST(ControlStateMachine, BadDefinitionsAreErrorsNamingThePlace) {
-  Fixture f;
+  MachineFixture f;
   const auto error = [&](const StateMachineDesc& d) {
     Result<std::shared_ptr<const StateMachineDefinition>> r =
         StateMachineDefinition::create(d, *f.set);
@@ -99,7 +99,7 @@ TEST(ControlStateMachine, BadDefinitionsAreErrorsNamingThePlace) {
 }
 
 TEST(ControlStateMachine, ConditionsStartFadesAndOnlyOneRunsAtATime) {
-  Fixture f;
+  MachineFixture f;
   auto def = StateMachineDefinition::create(locomotion(), *f.set).value();
   Animator animator = make_animator(f.set);
   StateMachine machine(def);
@@ -125,7 +125,7 @@ TEST(ControlStateMachine, ConditionsStartFadesAndOnlyOneRunsAtATime) {
 }
 
 TEST(ControlStateMachine, TriggersAreSpentAndSelfTransitionsRestart) {
-  Fixture f;
+  MachineFixture f;
   auto def = StateMachineDefinition::create(locomotion(), *f.set).value();
   Animator animator = make_animator(f.set);
   StateMachine machine(def);
@@ -146,7 +146,7 @@ TEST(ControlStateMachine, TriggersAreSpentAndSelfTransitionsRestart) {
 }
 
 TEST(ControlStateMachine, MarkerTransitionsWaitForTheMarkerAndStartInStep) {
-  Fixture f;
+  MachineFixture f;
   StateMachineDesc d = locomotion();
   d.initial = "Walk";
   d.transitions = {{.from = "Walk",
@@ -173,7 +173,7 @@ TEST(ControlStateMachine, MarkerTransitionsWaitForTheMarkerAndStartInStep) {
 }
 
 TEST(ControlStateMachine, BlendSpaceStatesReadTheirParameter) {
-  Fixture f;
+  MachineFixture f;
   StateMachineDesc d;
   d.parameters = {{"speed", ParameterType::kFloat, 1.0f}};
   d.states = {{.name = "Move", .blend_space = "move", .parameter_x = "speed"}};
@@ -191,7 +191,7 @@ TEST(ControlStateMachine, BlendSpaceStatesReadTheirParameter) {
 }
 
 TEST(ControlStateMachine, InertializedTransitionsNeedTheAnimatorsSupport) {
-  Fixture f;
+  MachineFixture f;
   StateMachineDesc d = locomotion();
   d.transitions[0].kind = TransitionKind::kInertialize;
   auto def = StateMachineDefinition::create(d, *f.set).value();

@@ -66,7 +66,7 @@ const Fixture& fixture() {
   return f;
 }
 
-std::size_t largest_allocation_loading(const Bytes& b) {
+std::size_t largest_allocation_loading_compiled(const Bytes& b) {
   start_tracking_allocations();
   { Result<Asset> r = read_archive(b, "tracked.marrow"); }
   return stop_tracking_allocations();
@@ -179,7 +179,7 @@ TEST(ArchiveCompiledHostile, CountsThatLieAreBoundedByTheRecord) {
       } else {
         expect_rejected(b, c, " = 4294967295 cannot fit");
       }
-      EXPECT_LE(largest_allocation_loading(b), 8 * b.size() + 1024) << count;
+      EXPECT_LE(largest_allocation_loading_compiled(b), 8 * b.size() + 1024) << count;
       // One more or one fewer than there are: the fields after it no longer line up.
       const std::uint32_t real = u32_at(f.record[c].bytes, f.record[c].at.at(count));
       for (std::uint32_t lie : {real + 1, real - 1}) {
@@ -369,7 +369,7 @@ TEST(ArchiveCompiledHostile, RandomDamageResealedNeverCrashes) {
     for (int k = 0; k < n; ++k) r[where(rng)] = static_cast<std::uint8_t>(value(rng));
     const Bytes b = f.with_record(c, r);
     if (round % 50 == 0) {
-      ASSERT_LE(largest_allocation_loading(b), 8 * b.size() + 1024) << "round " << round;
+      ASSERT_LE(largest_allocation_loading_compiled(b), 8 * b.size() + 1024) << "round " << round;
     }
     Result<Asset> loaded = read_archive(b, "bad.marrow");
     if (!loaded.ok()) {

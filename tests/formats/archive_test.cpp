@@ -227,7 +227,7 @@ TEST(Archive, RefusesToWriteACompiledClipOfAnotherClip) {
 
 // An asset made in code with what the files above may lack: events, an explicit duration longer
 // than the keys, ticks per second, a mesh without skin, a mesh on no node, warnings.
-Asset handmade() {
+Asset handmade_for_archive() {
   Asset a;
   a.source = "handmade";
   const JointDesc joints[] = {{"root", -1, Transform::identity()},
@@ -271,7 +271,7 @@ Asset handmade() {
 }
 
 TEST(Archive, KeepsEventsDurationTicksAndRigidMeshes) {
-  const Asset a = handmade();
+  const Asset a = handmade_for_archive();
   Result<Bytes> bytes = archive_bytes(a);
   ASSERT_TRUE(bytes.ok()) << bytes.error().message;
   Result<Asset> back = read_archive(*bytes, "h.marrow");
@@ -282,7 +282,7 @@ TEST(Archive, KeepsEventsDurationTicksAndRigidMeshes) {
 }
 
 TEST(Archive, HeaderIsWhatTheDocsSay) {
-  Result<Bytes> bytes = archive_bytes(handmade());
+  Result<Bytes> bytes = archive_bytes(handmade_for_archive());
   ASSERT_TRUE(bytes.ok());
   const Bytes& b = *bytes;
   ASSERT_GE(b.size(), kArchiveHeaderBytes);
@@ -307,7 +307,7 @@ TEST(Archive, HeaderIsWhatTheDocsSay) {
 
 TEST(Archive, FileIsChosenByExtensionAndByMagic) {
   TempDir dir("archive_file");
-  const Asset a = handmade();
+  const Asset a = handmade_for_archive();
   const fs::path path = dir / "h.marrow";
   ASSERT_TRUE(write_archive(a, path.string()).ok());
   EXPECT_EQ(dir.files(), std::vector<std::string>{"h.marrow"});  // no temporary left behind
@@ -321,14 +321,14 @@ TEST(Archive, FileIsChosenByExtensionAndByMagic) {
 }
 
 TEST(Archive, RefusesToWriteInconsistentMeshes) {
-  Asset bad = handmade();
+  Asset bad = handmade_for_archive();
   bad.meshes[0].influence_offsets = {0, 2, 1, 3};  // decreasing
   Result<Bytes> bytes = archive_bytes(bad);
   ASSERT_FALSE(bytes.ok());
   EXPECT_NE(bytes.error().message.find("handmade: mesh 'tri': influence arrays are inconsistent"),
             std::string::npos)
       << bytes.error().message;
-  bad = handmade();
+  bad = handmade_for_archive();
   bad.meshes[1].normals = {{0, 0, 1}, {0, 0, 1}};  // two normals for one vertex
   bytes = archive_bytes(bad);
   ASSERT_FALSE(bytes.ok());
@@ -339,7 +339,7 @@ TEST(Archive, RefusesToWriteInconsistentMeshes) {
 TEST(Archive, FailedWriteLeavesNothing) {
   TempDir dir("archive_fail");
   const std::string into_missing = (dir / "no_such_dir" / "x.marrow").string();
-  const Status st = write_archive(handmade(), into_missing);
+  const Status st = write_archive(handmade_for_archive(), into_missing);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.error().message.find(into_missing), std::string::npos) << st.error().message;
   EXPECT_TRUE(dir.files().empty());

@@ -15,7 +15,7 @@ using namespace marrow;
 // Three joints; a clip with one track of each interpolation (a cubic spline rotation, a step
 // scale, a linear translation) and a one-key linear track; a mesh whose first vertex has six
 // influences (so JOINTS_1/WEIGHTS_1 are needed) given unnormalized and with one joint twice.
-Asset handmade() {
+Asset handmade_for_gltf() {
   Asset a;
   a.source = "handmade";
   const JointDesc joints[] = {{"root", -1, Transform::identity()},
@@ -120,7 +120,7 @@ void expect_same_poses(const Asset& a, const Asset& b, float relative = 1e-5f) {
 
 TEST(GltfExport, HandmadeAssetAllThreeContainers) {
   TempDir dir("export_handmade");
-  const Asset a = handmade();
+  const Asset a = handmade_for_gltf();
   std::vector<std::string> notes;
   ASSERT_TRUE(write_gltf(a, (dir / "h.glb").string(), {}, &notes).ok());
   ASSERT_TRUE(write_gltf(a, (dir / "side car.gltf").string()).ok());
@@ -162,7 +162,7 @@ TEST(GltfExport, HandmadeAssetAllThreeContainers) {
 
 TEST(GltfExport, MoreThanFourInfluencesUseASecondSet) {
   TempDir dir("export_sets");
-  Asset a = handmade();
+  Asset a = handmade_for_gltf();
   // Vertex 0 gets five distinct joints (joint 1 twice, merged).
   SkinnedMesh& m = a.meshes[0];
   m.influence_joints = {0, 1, 2, 3, 4, 1, 1, 1, 2, 2};
@@ -240,7 +240,7 @@ TEST(GltfExport, ObjMeshes) {
 // A skin over two roots of a forest: glTF wants a common root, so one is added above them; the
 // original joints keep their poses.
 TEST(GltfExport, SkinOverAForestGetsACommonRoot) {
-  Asset a = handmade();
+  Asset a = handmade_for_gltf();
   const JointDesc joints[] = {{"left", -1, {{-1, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}}},
                               {"right", -1, {{1, 0, 0}, {0, 0, 0.6f, 0.8f}, {1, 1, 1}}},
                               {"tip", 1, {{0, 2, 0}, {0, 0, 0, 1}, {1, 1, 1}}},
@@ -313,7 +313,7 @@ TEST(GltfExport, EveryOtherSharedAsset) {
 // extras are free-form: what does not fit marrow's shape is skipped with a warning, not an error.
 TEST(GltfExport, MalformedMarrowExtrasAreWarnings) {
   TempDir dir("extras");
-  Asset a = handmade();
+  Asset a = handmade_for_gltf();
   ASSERT_TRUE(write_gltf(a, (dir / "e.gltf").string(), {.embed_buffer = true}).ok());
   const Bytes bytes = read_file(dir / "e.gltf");
   nlohmann::json doc = nlohmann::json::parse(bytes.begin(), bytes.end());
@@ -346,19 +346,19 @@ TEST(GltfExport, TheValidatorCatchesAnInvalidFile) {
 
 TEST(GltfExport, FailureLeavesNoFile) {
   TempDir dir("export_fail");
-  Asset a = handmade();
+  Asset a = handmade_for_gltf();
   a.meshes[0].indices.push_back(99);  // past the last vertex, and not a whole triangle
   const Status st = write_gltf(a, (dir / "bad.glb").string());
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.error().message.find("handmade: mesh 0 'strip'"), std::string::npos)
       << st.error().message;
   EXPECT_TRUE(dir.files().empty());
-  Asset inconsistent = handmade();
+  Asset inconsistent = handmade_for_gltf();
   inconsistent.meshes[0].influence_offsets[2] = 99;  // past the influences
   const Status st2 = write_gltf(inconsistent, (dir / "bad.glb").string());
   ASSERT_FALSE(st2.ok());
   EXPECT_NE(st2.error().message.find("influence arrays are inconsistent"), std::string::npos);
-  const Status unwritable = write_gltf(handmade(), (dir / "missing" / "x.gltf").string());
+  const Status unwritable = write_gltf(handmade_for_gltf(), (dir / "missing" / "x.gltf").string());
   ASSERT_FALSE(unwritable.ok());
   EXPECT_TRUE(dir.files().empty());
 }

@@ -11,13 +11,8 @@
 namespace marrow {
 namespace {
 
+using test::at;
 using test::near;
-
-Transform at(float x, float y, float z) {
-  Transform t;
-  t.translation = {x, y, z};
-  return t;
-}
 
 // Hips at (0, 1, 0); each leg: thigh 0.1 to the side, knee 0.45 down and 0.06 forward, ankle
 // 0.45 down and 0.06 back, so the ankles stand at y = 0.1 (clearance above the ground at 0) and

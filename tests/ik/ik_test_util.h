@@ -66,6 +66,13 @@ inline JointIndex joint(const Skeleton& s, std::string_view name) {
   return j.value_or(0);
 }
 
+// A transform that only translates.
+inline Transform at(float x, float y, float z) {
+  Transform t;
+  t.translation = {x, y, z};
+  return t;
+}
+
 inline ::testing::AssertionResult near(Vec3 a, Vec3 b, float tol) {
   if (length(a - b) <= tol) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()

@@ -13,13 +13,8 @@
 namespace marrow {
 namespace {
 
+using test::at;
 using test::near;
-
-Transform at(float x, float y, float z) {
-  Transform t;
-  t.translation = {x, y, z};
-  return t;
-}
 
 // root -> start (origin) -> mid (3 along x) -> end (4 further along x) -> toe (1 further along y
 // of end): a straight chain of 3 + 4 = 7 along +x, with a child below the end.

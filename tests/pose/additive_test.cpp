@@ -18,7 +18,9 @@ using test::axis_angle;
 using test::bit_equal;
 using test::near;
 
-constexpr Vec3 kX{1, 0, 0}, kY{0, 1, 0}, kZ{0, 0, 1};
+using test::kX;
+using test::kY;
+using test::kZ;
 
 TEST(Additive, QuatPowScalesTheAngle) {
   EXPECT_TRUE(near(Transform{{0, 0, 0}, quat_pow(axis_angle(kX, 170), 0.5f), {1, 1, 1}},

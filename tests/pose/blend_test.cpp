@@ -22,7 +22,9 @@ using test::axis_angle;
 using test::bit_equal;
 using test::near;
 
-constexpr Vec3 kX{1, 0, 0}, kY{0, 1, 0}, kZ{0, 0, 1};
+using test::kX;
+using test::kY;
+using test::kZ;
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 Transform trs(Vec3 t, Quat r, Vec3 s = {1, 1, 1}) {

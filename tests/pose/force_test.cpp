@@ -18,7 +18,9 @@ using test::axis_angle;
 using test::bit_equal;
 using test::near;
 
-constexpr Vec3 kX{1, 0, 0}, kY{0, 1, 0}, kZ{0, 0, 1};
+using test::kX;
+using test::kY;
+using test::kZ;
 
 ::testing::AssertionResult near(const Mat4& a, const Mat4& b, float tol) {
   for (int i = 0; i < 16; ++i) {

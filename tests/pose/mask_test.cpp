@@ -13,7 +13,9 @@ namespace marrow {
 namespace {
 
 using test::kJointCount;
-constexpr Vec3 kX{1, 0, 0}, kY{0, 1, 0}, kZ{0, 0, 1};
+using test::kX;
+using test::kY;
+using test::kZ;
 
 // The expected mask: `weights` at the listed joints, 0 elsewhere.
 std::vector<float> expected(std::initializer_list<std::pair<test::Joint, float>> weights) {

@@ -19,6 +19,7 @@
 namespace marrow::test {
 
 inline constexpr float kPi = std::numbers::pi_v<float>;
+inline constexpr Vec3 kX{1, 0, 0}, kY{0, 1, 0}, kZ{0, 0, 1};
 inline float deg(float d) {
   return d * kPi / 180.0f;
 }

@@ -20,16 +20,16 @@ namespace {
 namespace fs = std::filesystem;
 
 const fs::path kSoldier = fs::path(MARROW_SHARED_DIR) / "assets/gltf/Soldier.glb";
-const fs::path kSeeds = fs::path(MARROW_SOURCE_DIR) / "fuzz/seeds";
+const fs::path kSeedDir = fs::path(MARROW_SOURCE_DIR) / "fuzz/seeds";
 
-std::string slurp(const fs::path& p) {
+std::string read_whole_file(const fs::path& p) {
   std::ifstream f(p, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(f), {});
 }
 
 std::vector<fs::path> seeds(const std::string& target) {
   std::vector<fs::path> out;
-  for (const auto& e : fs::directory_iterator(kSeeds / target)) out.push_back(e.path());
+  for (const auto& e : fs::directory_iterator(kSeedDir / target)) out.push_back(e.path());
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -42,7 +42,7 @@ std::string play(const fs::path& script, const fs::path& scratch) {
                               "'";
   const int status = std::system(command.c_str());
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return "";
-  return "exit status " + std::to_string(status) + ": " + slurp(err);
+  return "exit status " + std::to_string(status) + ": " + read_whole_file(err);
 }
 
 class Scratch {
@@ -70,7 +70,8 @@ TEST(ControlFuzzSeeds, EveryScriptSeedPlaysToItsEnd) {
 
 TEST(ControlFuzzSeeds, EveryStateMachineSeedPlaysOnTheTargetsStage) {
   if (!fs::exists(kSoldier)) GTEST_SKIP() << kSoldier << " is absent";
-  const std::string source = slurp(fs::path(MARROW_SOURCE_DIR) / "fuzz/targets/state_machine.cpp");
+  const std::string source =
+      read_whole_file(fs::path(MARROW_SOURCE_DIR) / "fuzz/targets/state_machine.cpp");
   const std::size_t open = source.find("R\"({"), close = source.find("})\";");
   ASSERT_NE(open, std::string::npos) << "the stage's raw string in the state_machine target";
   ASSERT_NE(close, std::string::npos);

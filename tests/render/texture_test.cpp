@@ -394,14 +394,14 @@ std::string quad_gltf(const std::string& material, const std::string& images,
          "]}";
 }
 
-struct Workspace {
+struct TextureDir {
   std::filesystem::path dir;
-  explicit Workspace(const std::string& name)
+  explicit TextureDir(const std::string& name)
       : dir(std::filesystem::temp_directory_path() / ("marrow_texture_test_" + name)) {
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
   }
-  ~Workspace() { std::filesystem::remove_all(dir); }
+  ~TextureDir() { std::filesystem::remove_all(dir); }
   std::string write(const std::string& name, const std::string& text) const {
     std::ofstream((dir / name).string(), std::ios::binary) << text;
     return (dir / name).string();
@@ -449,7 +449,7 @@ TEST(TexturedAsset, EmbeddedPngTimesFactorReachesThePicture) {
     "samplers": [{"wrapS": 33071, "wrapT": 33071}],
     "images": [{"mimeType": "image/png", "uri": "data:image/png;base64,)" +
                              base64(png) + R"("}],)";
-  Workspace ws("embedded");
+  TextureDir ws("embedded");
   auto render_with = [&](const std::string& factor) {
     const std::string file = ws.write(
         "quad.gltf", quad_gltf(R"({"pbrMetallicRoughness": {"baseColorTexture": {"index": 0},
@@ -483,7 +483,7 @@ TEST(TexturedAsset, EmbeddedPngTimesFactorReachesThePicture) {
 }
 
 TEST(TexturedAsset, MissingTextureFallsBackToTheFactorWithOneNote) {
-  Workspace ws("missing");
+  TextureDir ws("missing");
   const std::string file = ws.write(
       "quad.gltf",
       quad_gltf(R"({"pbrMetallicRoughness": {"baseColorTexture": {"index": 0},
@@ -510,7 +510,7 @@ TEST(TexturedAsset, VertexColoursMultiplyTheFactor) {
     std::memcpy(b, &c, 4);
     colors.append(b, 4);
   }
-  Workspace ws("colors");
+  TextureDir ws("colors");
   const std::string file = ws.write(
       "quad.gltf", quad_gltf(R"({"pbrMetallicRoughness": {"baseColorFactor": [1, 1, 1, 1]}})", "",
                              R"(, "COLOR_0": 3)", colors, colors.size()));
@@ -549,7 +549,7 @@ TEST(TexturedAsset, XMaterialsAndTextureFileNamesAreRead) {
 
 TEST(TexturedAsset, ObjMtlDiffuseAndMapKdAreRead) {
   // A quad with a material library beside it: Kd and map_Kd (an 8x8 PNG written here).
-  Workspace ws("obj");
+  TextureDir ws("obj");
   std::vector<std::uint8_t> texels(8 * 8 * 3, 0);
   for (std::size_t i = 0; i < texels.size(); i += 3) texels[i + 2] = 255;  // blue
   std::vector<std::uint8_t> png;

@@ -10,6 +10,7 @@
 
 #include "humanoid_builder.h"
 #include "marrow/io/asset.h"
+#include "shared_asset.h"
 
 namespace marrow {
 namespace {
@@ -123,24 +124,7 @@ TEST(Humanoid, UnmappedJointsAreListed) {
 
 // ---- the shared assets ----
 
-const Asset* asset(const std::string& relative, std::string& why) {
-  static std::map<std::string, std::unique_ptr<Asset>> cache;
-  const std::filesystem::path path = std::filesystem::path(MARROW_SHARED_DIR) / "assets" / relative;
-  if (!std::filesystem::exists(path)) {
-    why = path.string() + " is absent";
-    return nullptr;
-  }
-  auto it = cache.find(relative);
-  if (it == cache.end()) {
-    Result<Asset> a = load_asset(path.string());
-    if (!a) {
-      why = a.error().message;
-      return nullptr;
-    }
-    it = cache.emplace(relative, std::make_unique<Asset>(std::move(a).value())).first;
-  }
-  return it->second.get();
-}
+using test::shared_asset;
 
 struct AssetCase {
   const char* file;
@@ -156,7 +140,7 @@ std::string joined(const Skeleton& s, const std::vector<JointIndex>& joints) {
 
 void expect_asset_parts(const AssetCase& c, bool use_names) {
   std::string why;
-  const Asset* a = asset(c.file, why);
+  const Asset* a = shared_asset(c.file, why);
   if (a == nullptr) GTEST_SKIP() << why;
   HumanoidMatchOptions o;
   o.use_names = use_names;
@@ -248,7 +232,7 @@ TEST(HumanoidAssets, AnUnnamedGltfHumanoidIsMatchedByShape) {
   // cesium_man.gltf names no node. Its model space is y-up with the toes along +x (so left is
   // -z): the legs are nodes 7-9 (z < 0, left) and 3-5 (right), the arms 16-18 (left) and 13-15.
   std::string why;
-  const Asset* a = asset("gltf/cesium_man.gltf", why);
+  const Asset* a = shared_asset("gltf/cesium_man.gltf", why);
   if (a == nullptr) GTEST_SKIP() << why;
   Result<HumanoidRig> rig = match_humanoid(a->skeleton);
   ASSERT_TRUE(rig.ok()) << rig.error().message;
@@ -271,7 +255,7 @@ TEST(HumanoidAssets, AQuadrupedIsNoHumanoid) {
   // Testwuson.X: a pelvis with two hind legs and a tail, a chest with two fore legs and a neck
   // without a head: no hips with a spine holding arms.
   std::string why;
-  const Asset* a = asset("x/Testwuson.X", why);
+  const Asset* a = shared_asset("x/Testwuson.X", why);
   if (a == nullptr) GTEST_SKIP() << why;
   Result<HumanoidRig> rig = match_humanoid(a->skeleton, {}, "Testwuson.X");
   ASSERT_FALSE(rig.ok());

@@ -34,30 +34,14 @@
 #include "marrow/pose/mask.h"
 #include "marrow/retarget/retargeter.h"
 #include "retarget_util.h"
+#include "shared_asset.h"
 
 namespace marrow {
 namespace {
 
 using P = HumanoidPart;
 
-const Asset* asset(const std::string& relative, std::string& why) {
-  static std::map<std::string, std::unique_ptr<Asset>> cache;
-  const std::filesystem::path path = std::filesystem::path(MARROW_SHARED_DIR) / "assets" / relative;
-  if (!std::filesystem::exists(path)) {
-    why = path.string() + " is absent";
-    return nullptr;
-  }
-  auto it = cache.find(relative);
-  if (it == cache.end()) {
-    Result<Asset> a = load_asset(path.string());
-    if (!a) {
-      why = a.error().message;
-      return nullptr;
-    }
-    it = cache.emplace(relative, std::make_unique<Asset>(std::move(a).value())).first;
-  }
-  return it->second.get();
-}
+using test::shared_asset;
 
 // The first frame of a clip (or the rest pose): a reference pose.
 std::vector<Transform> pose_of(const Asset& a, const char* clip) {
@@ -100,8 +84,8 @@ struct Comparison {
   // Skips (returns false, `why` set) when an asset is absent.
   bool make(const char* source_file, const char* clip_name, const char* source_ref_clip,
             const char* target_file, const char* target_ref_clip, bool loop, std::string& why) {
-    source = asset(source_file, why);
-    target = asset(target_file, why);
+    source = shared_asset(source_file, why);
+    target = shared_asset(target_file, why);
     if (source == nullptr || target == nullptr) return false;
     clip = &source->clips[*source->find_clip(clip_name)];
     looping = loop;

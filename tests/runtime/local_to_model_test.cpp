@@ -8,24 +8,23 @@
 #include "marrow/math/transform.h"
 #include "marrow/pose/local_to_model.h"
 #include "marrow/skeleton/skeleton.h"
+#include "runtime_test_util.h"
 
 namespace marrow {
 namespace {
 
-constexpr float kEps = 1e-5f;
-const float kHalfSqrt2 = std::sqrt(0.5f);
+using test::expect_mat_near;
+using test::kEps;
+using test::kHalfSqrt2;
 
-#define EXPECT_VEC3_NEAR(a, ex, ey, ez)  \
+// A point of model space, named in the failure message.
+#define EXPECT_POINT_NEAR(a, ex, ey, ez) \
   do {                                   \
     const Vec3 v_ = (a);                 \
     EXPECT_NEAR(v_.x, (ex), kEps) << #a; \
     EXPECT_NEAR(v_.y, (ey), kEps) << #a; \
     EXPECT_NEAR(v_.z, (ez), kEps) << #a; \
   } while (0)
-
-void expect_mat_near(const Mat4& a, const Mat4& b) {
-  for (int i = 0; i < 16; ++i) EXPECT_NEAR(a.m[i], b.m[i], kEps) << "element " << i;
-}
 
 const Quat kZ90{0, 0, kHalfSqrt2, kHalfSqrt2};  // (x, y, z) -> (-y, x, z)
 const Quat kX90{kHalfSqrt2, 0, 0, kHalfSqrt2};  // (x, y, z) -> (x, -z, y)
@@ -71,7 +70,7 @@ TEST(LocalToModel, ChainOfThreeJoints) {
   tip.m[12] = -1, tip.m[13] = 2, tip.m[14] = 6;
   expect_mat_near(model[2], tip);
   // A point one unit along the tip's local z: (-1,2,6) + (2,0,0).
-  EXPECT_VEC3_NEAR(transform_point(model[2], {0, 0, 1}), 1, 2, 6);
+  EXPECT_POINT_NEAR(transform_point(model[2], {0, 0, 1}), 1, 2, 6);
 }
 
 TEST(LocalToModel, NonUniformParentScaleShearsARotatedChild) {
@@ -84,10 +83,10 @@ TEST(LocalToModel, NonUniformParentScaleShearsARotatedChild) {
       build({joint("p", -1, {0, 0, 0}, {}, {2, 1, 1}), joint("c", 0, {1, 0, 0}, z45)});
   std::vector<Mat4> model(2);
   ASSERT_TRUE(local_to_model(skeleton, skeleton.rest_pose(), model));
-  EXPECT_VEC3_NEAR(model[1].column(0), 2 * c, c, 0);
-  EXPECT_VEC3_NEAR(model[1].column(1), -2 * c, c, 0);
-  EXPECT_VEC3_NEAR(model[1].column(2), 0, 0, 1);
-  EXPECT_VEC3_NEAR(model[1].translation(), 2, 0, 0);
+  EXPECT_POINT_NEAR(model[1].column(0), 2 * c, c, 0);
+  EXPECT_POINT_NEAR(model[1].column(1), -2 * c, c, 0);
+  EXPECT_POINT_NEAR(model[1].column(2), 0, 0, 1);
+  EXPECT_POINT_NEAR(model[1].translation(), 2, 0, 0);
   EXPECT_FALSE(decompose(model[1]).exact);
 }
 
@@ -100,10 +99,10 @@ TEST(LocalToModel, UsesTheGivenLocalPoseNotTheRest) {
   local[1].rotation = kY90;
   std::vector<Mat4> model(3);
   ASSERT_TRUE(local_to_model(skeleton, local, model));
-  EXPECT_VEC3_NEAR(model[0].translation(), 0, 0, 1);
-  EXPECT_VEC3_NEAR(model[1].translation(), 0, 2, 1);
+  EXPECT_POINT_NEAR(model[0].translation(), 0, 0, 1);
+  EXPECT_POINT_NEAR(model[1].translation(), 0, 2, 1);
   // Ry takes (3,0,0) to (0,0,-3).
-  EXPECT_VEC3_NEAR(model[2].translation(), 0, 2, -2);
+  EXPECT_POINT_NEAR(model[2].translation(), 0, 2, -2);
 }
 
 // Two trees: A at (1,0,0) with a child at (0,2,0); B at (0,0,5), turned 90 about y, with a
@@ -117,13 +116,13 @@ TEST(LocalToModel, Forest) {
   const Skeleton skeleton = forest();
   std::vector<Mat4> model(4);
   ASSERT_TRUE(local_to_model(skeleton, skeleton.rest_pose(), model));
-  EXPECT_VEC3_NEAR(model[0].translation(), 1, 0, 0);
-  EXPECT_VEC3_NEAR(model[1].translation(), 0, 0, 5);
-  EXPECT_VEC3_NEAR(model[2].translation(), 1, 2, 0);
-  EXPECT_VEC3_NEAR(model[3].translation(), 0, 0, 4);
+  EXPECT_POINT_NEAR(model[0].translation(), 1, 0, 0);
+  EXPECT_POINT_NEAR(model[1].translation(), 0, 0, 5);
+  EXPECT_POINT_NEAR(model[2].translation(), 1, 2, 0);
+  EXPECT_POINT_NEAR(model[3].translation(), 0, 0, 4);
   // b_child inherits b's turn: its x axis points along -z.
-  EXPECT_VEC3_NEAR(model[3].column(0), 0, 0, -1);
-  EXPECT_VEC3_NEAR(model[2].column(0), 1, 0, 0);
+  EXPECT_POINT_NEAR(model[3].column(0), 0, 0, -1);
+  EXPECT_POINT_NEAR(model[2].column(0), 1, 0, 0);
 }
 
 TEST(LocalToModel, RootMatrixIsPlacedAboveEveryRoot) {
@@ -139,10 +138,10 @@ TEST(LocalToModel, RootMatrixIsPlacedAboveEveryRoot) {
   job.root = mat4_from_trs({10, 0, 0}, kZ90, {1, 1, 1});
   job.model = placed;
   ASSERT_TRUE(job.run());
-  EXPECT_VEC3_NEAR(placed[0].translation(), 10, 1, 0);  // (1,0,0)
-  EXPECT_VEC3_NEAR(placed[1].translation(), 10, 0, 5);  // (0,0,5)
-  EXPECT_VEC3_NEAR(placed[2].translation(), 8, 1, 0);   // (1,2,0)
-  EXPECT_VEC3_NEAR(placed[3].translation(), 10, 0, 4);  // (0,0,4)
+  EXPECT_POINT_NEAR(placed[0].translation(), 10, 1, 0);  // (1,0,0)
+  EXPECT_POINT_NEAR(placed[1].translation(), 10, 0, 5);  // (0,0,5)
+  EXPECT_POINT_NEAR(placed[2].translation(), 8, 1, 0);   // (1,2,0)
+  EXPECT_POINT_NEAR(placed[3].translation(), 10, 0, 4);  // (0,0,4)
   for (std::size_t j = 0; j < 4; ++j) expect_mat_near(placed[j], mul_affine(job.root, plain[j]));
 
   // An explicit identity root changes nothing.
@@ -189,7 +188,7 @@ TEST(LocalToModel, LongerSpansAreFineAndTheTailIsUntouched) {
   sentinel.m[12] = 123;
   std::vector<Mat4> model(5, sentinel);
   ASSERT_TRUE(local_to_model(skeleton, local, model));
-  EXPECT_VEC3_NEAR(model[2].translation(), -1, 2, 6);
+  EXPECT_POINT_NEAR(model[2].translation(), -1, 2, 6);
   EXPECT_EQ(model[3], sentinel);
   EXPECT_EQ(model[4], sentinel);
 }

@@ -14,14 +14,11 @@
 namespace marrow {
 namespace {
 
+using test::expect_mat_near;
 using test::expect_same_rotation;
 using test::kEps;
 using test::kHalfSqrt2;
 using test::kPi;
-
-void expect_mat_near(const Mat4& a, const Mat4& b, float eps = kEps) {
-  for (int i = 0; i < 16; ++i) EXPECT_NEAR(a.m[i], b.m[i], eps) << "element " << i;
-}
 
 // 90 degrees about z: (0, 0, sin 45, cos 45).
 Quat rot_z90() {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "marrow/math/mat4.h"
 #include "marrow/math/quat.h"
 #include "marrow/math/vec3.h"
 
@@ -14,6 +15,10 @@ namespace marrow::test {
 inline constexpr float kEps = 1e-5f;
 inline constexpr float kPi = std::numbers::pi_v<float>;
 inline const float kHalfSqrt2 = std::sqrt(0.5f);
+
+inline void expect_mat_near(const Mat4& a, const Mat4& b, float eps = kEps) {
+  for (int i = 0; i < 16; ++i) EXPECT_NEAR(a.m[i], b.m[i], eps) << "element " << i;
+}
 
 // q and -q are the same rotation: |dot| must be 1.
 inline void expect_same_rotation(Quat got, Quat want, float eps = kEps) {

@@ -29,7 +29,7 @@ Clip two_weight_clip(Interpolation interpolation, const Floats& times, const Flo
   return std::move(clip).value();
 }
 
-Floats at(const Clip& clip, float t) {
+Floats weights_at(const Clip& clip, float t) {
   Floats w = {-7, -7, -7, -7};  // untouched slots keep their value
   EXPECT_TRUE(sample_weight_tracks(clip, t, w));
   return w;
@@ -38,16 +38,16 @@ Floats at(const Clip& clip, float t) {
 TEST(WeightTracks, StepHoldsEachKeysWeightsUntilTheNext) {
   const Clip clip =
       two_weight_clip(Interpolation::kStep, Floats{0, 1, 2}, Floats{0, 1, 0.5f, 0.25f, 2, -1});
-  EXPECT_EQ(at(clip, -1), (Floats{-7, 0, 1, -7}));
-  EXPECT_EQ(at(clip, 0.99f), (Floats{-7, 0, 1, -7}));
-  EXPECT_EQ(at(clip, 1), (Floats{-7, 0.5f, 0.25f, -7}));
-  EXPECT_EQ(at(clip, 5), (Floats{-7, 2, -1, -7}));
+  EXPECT_EQ(weights_at(clip, -1), (Floats{-7, 0, 1, -7}));
+  EXPECT_EQ(weights_at(clip, 0.99f), (Floats{-7, 0, 1, -7}));
+  EXPECT_EQ(weights_at(clip, 1), (Floats{-7, 0.5f, 0.25f, -7}));
+  EXPECT_EQ(weights_at(clip, 5), (Floats{-7, 2, -1, -7}));
 }
 
 TEST(WeightTracks, LinearLerpsEachWeightAndNeverNormalizes) {
   // Keys at 0 and 2: (0, 1) then (1, 3). At t = 0.5, s = 0.25: (0.25, 1.5), a sum of 1.75.
   const Clip clip = two_weight_clip(Interpolation::kLinear, Floats{0, 2}, Floats{0, 1, 1, 3});
-  const Floats w = at(clip, 0.5f);
+  const Floats w = weights_at(clip, 0.5f);
   EXPECT_NEAR(w[1], 0.25f, 1e-6f);
   EXPECT_NEAR(w[2], 1.5f, 1e-6f);
   EXPECT_EQ(w[0], -7);
@@ -69,14 +69,14 @@ TEST(WeightTracks, CubicSplineIsGltfsHermiteWithTangentsScaledByTheInterval) {
   // The same numbers by hand: h00 = 0.84375, h10 = 0.140625, h01 = 0.15625, h11 = -0.046875.
   EXPECT_NEAR(w0, 0.5625f + 0.15625f - 0.28125f, 1e-6f);
   EXPECT_NEAR(w1, 0.84375f - 0.28125f - 0.375f, 1e-6f);
-  const Floats w = at(clip, t);
+  const Floats w = weights_at(clip, t);
   EXPECT_NEAR(w[1], w0, 1e-6f);
   EXPECT_NEAR(w[2], w1, 1e-6f);
   // At and outside the keys: the key values exactly.
-  EXPECT_EQ(at(clip, 1)[1], 0);
-  EXPECT_EQ(at(clip, 3)[1], 1);
-  EXPECT_EQ(at(clip, 0)[2], 1);
-  EXPECT_EQ(at(clip, 4)[2], 0);
+  EXPECT_EQ(weights_at(clip, 1)[1], 0);
+  EXPECT_EQ(weights_at(clip, 3)[1], 1);
+  EXPECT_EQ(weights_at(clip, 0)[2], 1);
+  EXPECT_EQ(weights_at(clip, 4)[2], 0);
 }
 
 TEST(WeightTracks, SampleWeightsStartsFromTheDefaults) {

@@ -10,8 +10,19 @@
 
 #include "marrow/math/mat4.h"
 #include "marrow/skin/skinned_mesh.h"
+#include "marrow/skin/skinning.h"
 
 namespace marrow::test {
+
+// One skinned frame's outputs, sized for n vertices.
+struct Frame {
+  std::vector<Vec3> positions, normals;
+  std::vector<std::array<float, 4>> tangents;
+  explicit Frame(std::size_t n) : positions(n), normals(n), tangents(n) {}
+  SkinningOutput out(NormalTransform mode = NormalTransform::kExact) {
+    return {positions, normals, tangents, mode};
+  }
+};
 
 using D3 = std::array<double, 3>;
 using D4 = std::array<double, 4>;                 // quaternion x y z w

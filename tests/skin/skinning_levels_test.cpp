@@ -20,14 +20,7 @@ namespace {
 // (a wrong lane, a missed influence, a wrong sign) is orders of magnitude larger.
 constexpr float kTolerance = 4e-6f;
 
-struct Frame {
-  std::vector<Vec3> positions, normals;
-  std::vector<std::array<float, 4>> tangents;
-  explicit Frame(std::size_t n) : positions(n), normals(n), tangents(n) {}
-  SkinningOutput out(NormalTransform mode = NormalTransform::kExact) {
-    return {positions, normals, tangents, mode};
-  }
-};
+using test::Frame;
 
 float largest_difference(const Frame& a, const Frame& b) {
   float worst = 0;
@@ -42,16 +35,16 @@ float largest_difference(const Frame& a, const Frame& b) {
   return worst;
 }
 
-struct Case {
+struct LevelCase {
   SkinnedMesh mesh;
   std::vector<Mat4> palette;
 };
 
 template <typename CountOf>
-Case make_case(std::uint32_t seed, std::size_t vertices, std::size_t joints, bool stretch,
-               CountOf&& count) {
+LevelCase make_level_case(std::uint32_t seed, std::size_t vertices, std::size_t joints,
+                          bool stretch, CountOf&& count) {
   std::mt19937 rng(seed);
-  Case c;
+  LevelCase c;
   c.mesh = test::random_mesh(rng, vertices, joints, count);
   for (std::size_t j = 0; j < joints; ++j)
     c.palette.push_back(test::to_mat4(test::random_joint(rng, stretch)));
@@ -61,7 +54,7 @@ Case make_case(std::uint32_t seed, std::size_t vertices, std::size_t joints, boo
 // LBS, DQS from matrices and DQS from a dual-quaternion palette, every level against the
 // reference, with normals and tangents transformed as `mode` says; returns the largest
 // difference seen.
-float check_levels(const Case& c, UnweightedVertices unweighted = UnweightedVertices::kError,
+float check_levels(const LevelCase& c, UnweightedVertices unweighted = UnweightedVertices::kError,
                    NormalTransform mode = NormalTransform::kExact) {
   auto built = SkinningMesh::build(c.mesh, c.palette.size(), 0, unweighted);
   EXPECT_TRUE(built.ok()) << built.error().message;
@@ -99,8 +92,8 @@ TEST(SkinLevels, EveryInfluenceCountFromOneToEightMatchesTheReferenceOnEveryLeve
   // 67 vertices: eight full blocks of 8 and a partial one of 3.
   for (std::size_t k = 1; k <= 8; ++k) {
     SCOPED_TRACE("influences " + std::to_string(k));
-    check_levels(make_case(300 + k, 67, 24, false, [k](std::size_t) { return k; }));
-    check_levels(make_case(400 + k, 67, 24, true, [k](std::size_t) { return k; }));
+    check_levels(make_level_case(300 + k, 67, 24, false, [k](std::size_t) { return k; }));
+    check_levels(make_level_case(400 + k, 67, 24, true, [k](std::size_t) { return k; }));
   }
 }
 
@@ -108,11 +101,11 @@ TEST(SkinLevels, LinearUnnormalizedVectorsMatchTheReferenceOnEveryLevel) {
   for (std::size_t k : {1, 3, 4, 8, 11}) {
     SCOPED_TRACE("influences " + std::to_string(k));
     for (bool stretch : {false, true})
-      check_levels(make_case(500 + k, 67, 24, stretch, [k](std::size_t) { return k; }),
+      check_levels(make_level_case(500 + k, 67, 24, stretch, [k](std::size_t) { return k; }),
                    UnweightedVertices::kError, NormalTransform::kLinearUnnormalized);
   }
   // Mixed counts, scattered vertices, and unweighted vertices copied as stored.
-  Case c = make_case(31, 301, 20, true, [](std::size_t v) { return 1 + (v * 5) % 9; });
+  LevelCase c = make_level_case(31, 301, 20, true, [](std::size_t v) { return 1 + (v * 5) % 9; });
   for (std::size_t v = 0; v < 301; v += 7) {
     for (std::uint32_t i = c.mesh.influence_offsets[v]; i < c.mesh.influence_offsets[v + 1]; ++i)
       c.mesh.influence_weights[i] = 0;
@@ -180,21 +173,21 @@ TEST(SkinLevels, LinearUnnormalizedVectorsAreTheBlendedMatrixTimesTheVector) {
 TEST(SkinLevels, MixedCountsScatterToTheirOwnVerticesOnEveryLevel) {
   // Counts 1..12 interleaved: every group's slots go to non-consecutive vertices, and counts
   // above 8 take the kernels' run-time loop.
-  const float worst =
-      check_levels(make_case(17, 523, 40, true, [](std::size_t v) { return 1 + (v * 7) % 12; }));
+  const float worst = check_levels(
+      make_level_case(17, 523, 40, true, [](std::size_t v) { return 1 + (v * 7) % 12; }));
   std::cout << "[ note ] largest difference from the reference: " << worst << "\n";
 }
 
 TEST(SkinLevels, GroupsSmallerThanOneBlockAndSingleVertices) {
   for (std::size_t vertices : {1, 2, 7, 8, 9}) {
     SCOPED_TRACE(std::to_string(vertices) + " vertices");
-    check_levels(make_case(50 + static_cast<std::uint32_t>(vertices), vertices, 6, true,
-                           [](std::size_t v) { return 1 + v % 3; }));
+    check_levels(make_level_case(50 + static_cast<std::uint32_t>(vertices), vertices, 6, true,
+                                 [](std::size_t v) { return 1 + v % 3; }));
   }
 }
 
 TEST(SkinLevels, UnweightedVerticesKeepTheirBindPoseOnEveryLevel) {
-  Case c = make_case(23, 200, 12, true, [](std::size_t v) { return 1 + v % 4; });
+  LevelCase c = make_level_case(23, 200, 12, true, [](std::size_t v) { return 1 + v % 4; });
   // Every fifth vertex loses its weights (found in real .X files).
   for (std::size_t v = 0; v < 200; v += 5) {
     for (std::uint32_t i = c.mesh.influence_offsets[v]; i < c.mesh.influence_offsets[v + 1]; ++i)
@@ -211,8 +204,8 @@ TEST(SkinLevels, UnweightedVerticesKeepTheirBindPoseOnEveryLevel) {
 }
 
 TEST(SkinLevels, MeshesWithoutNormalsOrTangentsAndSkippedOutputs) {
-  Case c = make_case(29, 90, 10, true, [](std::size_t v) { return 1 + v % 5; });
-  Case bare = c;
+  LevelCase c = make_level_case(29, 90, 10, true, [](std::size_t v) { return 1 + v % 5; });
+  LevelCase bare = c;
   bare.mesh.normals.clear();
   bare.mesh.tangents.clear();
   auto with = SkinningMesh::build(c.mesh, 10);
@@ -235,7 +228,8 @@ TEST(SkinLevels, MeshesWithoutNormalsOrTangentsAndSkippedOutputs) {
 }
 
 TEST(SkinLevels, RangesSplitAcrossThreadsGiveTheWholeMeshResultOnEveryLevel) {
-  const Case c = make_case(31, 3001, 30, true, [](std::size_t v) { return 1 + (v * 5) % 9; });
+  const LevelCase c =
+      make_level_case(31, 3001, 30, true, [](std::size_t v) { return 1 + (v * 5) % 9; });
   auto built = SkinningMesh::build(c.mesh, c.palette.size());
   ASSERT_TRUE(built.ok());
   const SkinningMesh& mesh = built.value();
@@ -269,7 +263,8 @@ TEST(SkinLevels, RangesSplitAcrossThreadsGiveTheWholeMeshResultOnEveryLevel) {
 TEST(SkinLevels, PalettesAtEveryAlignmentGiveTheSameResultOnEveryLevel) {
   for (std::size_t joints : {40, 300}) {
     SCOPED_TRACE("joints " + std::to_string(joints));
-    const Case c = make_case(77, 131, joints, true, [](std::size_t v) { return 1 + (v * 3) % 5; });
+    const LevelCase c =
+        make_level_case(77, 131, joints, true, [](std::size_t v) { return 1 + (v * 3) % 5; });
     check_levels(c);
     auto built = SkinningMesh::build(c.mesh, joints);
     ASSERT_TRUE(built.ok());

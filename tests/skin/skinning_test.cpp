@@ -14,14 +14,9 @@ namespace {
 using test::JointParts;
 using test::RefVertex;
 
-struct Frame {
-  std::vector<Vec3> positions, normals;
-  std::vector<std::array<float, 4>> tangents;
-  explicit Frame(std::size_t n) : positions(n), normals(n), tangents(n) {}
-  SkinningOutput out() { return {positions, normals, tangents}; }
-};
+using test::Frame;
 
-double dist(Vec3 a, const test::D3& b) {
+double dist_to_reference(Vec3 a, const test::D3& b) {
   return std::sqrt((a.x - b[0]) * (a.x - b[0]) + (a.y - b[1]) * (a.y - b[1]) +
                    (a.z - b[2]) * (a.z - b[2]));
 }
@@ -29,10 +24,13 @@ double dist(Vec3 a, const test::D3& b) {
 void expect_matches(const Frame& f, const std::vector<RefVertex>& ref, double tol_p, double tol_n,
                     const char* what) {
   for (std::size_t v = 0; v < ref.size(); ++v) {
-    ASSERT_LT(dist(f.positions[v], ref[v].position), tol_p) << what << " position of vertex " << v;
-    ASSERT_LT(dist(f.normals[v], ref[v].normal), tol_n) << what << " normal of vertex " << v;
+    ASSERT_LT(dist_to_reference(f.positions[v], ref[v].position), tol_p)
+        << what << " position of vertex " << v;
+    ASSERT_LT(dist_to_reference(f.normals[v], ref[v].normal), tol_n)
+        << what << " normal of vertex " << v;
     const auto& t = f.tangents[v];
-    ASSERT_LT(dist({t[0], t[1], t[2]}, {ref[v].tangent[0], ref[v].tangent[1], ref[v].tangent[2]}),
+    ASSERT_LT(dist_to_reference({t[0], t[1], t[2]},
+                                {ref[v].tangent[0], ref[v].tangent[1], ref[v].tangent[2]}),
               tol_n)
         << what << " tangent of vertex " << v;
     ASSERT_EQ(t[3], ref[v].tangent[3]) << what << " tangent handedness of vertex " << v;

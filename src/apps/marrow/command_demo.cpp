@@ -130,7 +130,8 @@ class DemoPlayer {
  private:
   static AnimatorOptions layered(const ClipSet& set) {
     AnimatorOptions o;
-    o.layers = {{"base"}, {"arm", LayerMode::kOverride, 1, set.mask_id("right arm").value()}};
+    o.layers = {{"base"},
+                {"arm", marrow::LayerMode::kOverride, 1, set.mask_id("right arm").value()}};
     return o;
   }
   std::shared_ptr<const ClipSet> set_;

@@ -19,7 +19,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-struct PlayOptions {
+struct PlayCommandOptions {
   LoadOptions load;
   std::string file;
   std::string script;
@@ -47,7 +47,7 @@ Json event_json(const AnimationEvent& e, const ClipSet& set, const std::string& 
   return j;
 }
 
-int run_play(const PlayOptions& o) {
+int run_play(const PlayCommandOptions& o) {
   Result<Asset> asset = load_asset(o.file, o.load);
   if (!asset) return report_error(asset.error().message);
   Result<AnimationScript> script = read_animation_script(o.script);
@@ -184,7 +184,7 @@ int run_play(const PlayOptions& o) {
 }  // namespace
 
 void add_play_command(CLI::App& app, std::function<int()>& run) {
-  auto options = std::make_shared<PlayOptions>();
+  auto options = std::make_shared<PlayCommandOptions>();
   CLI::App* cmd = app.add_subcommand(
       "play", "Step an animator through a script (players, fades, events, state machine)");
   cmd->add_option("file", options->file, "Any file marrow reads: its skeleton and clips")

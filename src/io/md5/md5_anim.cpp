@@ -14,8 +14,6 @@
 namespace marrow::md5 {
 namespace {
 
-constexpr std::int64_t kMaxCount = std::numeric_limits<std::int32_t>::max();
-
 // The quaternion of x, y, z already checked to be no longer than 1 (beyond rounding).
 Quat quat_from_xyz(const float xyz[3]) {
   const double x = xyz[0], y = xyz[1], z = xyz[2];

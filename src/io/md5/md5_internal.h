@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -15,6 +16,9 @@
 #include "md5_lexer.h"
 
 namespace marrow::md5 {
+
+// The largest count or index either file may give.
+inline constexpr std::int64_t kMaxCount = std::numeric_limits<std::int32_t>::max();
 
 // "MD5Version 10" and "commandline \"...\"": the only version Doom 3 and Quake 4 write.
 void read_header(Lexer& lex);

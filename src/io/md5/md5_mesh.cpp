@@ -15,8 +15,6 @@
 namespace marrow::md5 {
 namespace {
 
-constexpr std::int64_t kMaxCount = std::numeric_limits<std::int32_t>::max();
-
 struct BindJoint {
   Vec3 position;  // model space
   Quat orientation;

@@ -1,0 +1,33 @@
+// The shared assets (../shared/assets) the retargeting tests read, each loaded once per program.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "marrow/io/asset.h"
+
+namespace marrow::test {
+
+// The asset at `relative` under the shared assets, or null with `why` set (absent, or the error).
+inline const Asset* shared_asset(const std::string& relative, std::string& why) {
+  static std::map<std::string, std::unique_ptr<Asset>> cache;
+  const std::filesystem::path path = std::filesystem::path(MARROW_SHARED_DIR) / "assets" / relative;
+  if (!std::filesystem::exists(path)) {
+    why = path.string() + " is absent";
+    return nullptr;
+  }
+  auto it = cache.find(relative);
+  if (it == cache.end()) {
+    Result<Asset> a = load_asset(path.string());
+    if (!a) {
+      why = a.error().message;
+      return nullptr;
+    }
+    it = cache.emplace(relative, std::make_unique<Asset>(std::move(a).value())).first;
+  }
+  return it->second.get();
+}
+
+}  // namespace marrow::test
