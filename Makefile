@@ -10,23 +10,35 @@ COVERAGE_DIR := build-coverage
 # The fuzz, ThreadSanitizer and coverage builds use clang (libFuzzer and the sanitizer runtimes
 # come with libclang-rt-14-dev, llvm-profdata and llvm-cov with llvm-14).
 CLANG_CXX := clang++-14
+# Their optimization and debug information: line tables are all a sanitizer's or libFuzzer's stack
+# trace needs (file and line of every frame), at less compile time than full -g.
+INSTRUMENTED_FLAGS := -O1 -gline-tables-only
 # `make fuzz`: seconds per target, targets run at once, memory and time limits per input.
 FUZZ_SECONDS ?= 60
 FUZZ_PARALLEL ?= 1
 FUZZ_RSS_MB ?= 2048
 FUZZ_TIMEOUT ?= 10
 CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+# ccache, when installed (Debian's package; not installed by `make deps`), caches compiles across
+# build folders and fresh clones; its cache lives in ~/.cache/ccache, outside the repository.
+# Every time in docs/building.md is measured without it. MARROW_CCACHE=0 turns it off.
+MARROW_CCACHE ?= 1
+LAUNCHER := $(if $(filter 1,$(MARROW_CCACHE)),$(if $(shell command -v ccache 2>/dev/null),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache))
+# Prints how long a step took (scripts/timed.sh): `.ci/run` and the build times in docs/building.md.
+TIMED := scripts/timed.sh
 
-# Debian packages the build, tests and tools need.
-DEB_PACKAGES := build-essential cmake ninja-build pkg-config git \
-  nlohmann-json3-dev zlib1g-dev libassimp-dev libcli11-dev libstb-dev libjpeg62-turbo-dev libgtest-dev libgmock-dev \
-  libbenchmark-dev clang-format libtinyobjloader-dev libeigen3-dev libembree-dev ffmpeg \
+# Debian packages the libraries and the `marrow` command need to build (all `make demo` installs).
+DEMO_PACKAGES := build-essential cmake ninja-build pkg-config \
+  nlohmann-json3-dev zlib1g-dev libassimp-dev libcli11-dev libstb-dev libjpeg62-turbo-dev \
+  libtinyobjloader-dev libeigen3-dev libembree-dev libpugixml-dev
+# And what the tests, benchmarks, Python module and tools need besides.
+DEB_PACKAGES := $(DEMO_PACKAGES) git libgtest-dev libgmock-dev \
+  libbenchmark-dev clang-format ffmpeg \
   python3-dev pybind11-dev python3-numpy python3-pytest \
-  clang-14 libclang-rt-14-dev llvm-14 \
-  libpugixml-dev
+  clang-14 libclang-rt-14-dev llvm-14
 
-.PHONY: all deps build test test-release test-asan test-tsan fuzz fuzz-build fuzz-report demo bench soak \
-  format format-check clean install
+.PHONY: all deps deps-demo configure configure-cli build build-cli test test-release test-asan test-tsan fuzz fuzz-build \
+  fuzz-report demo bench soak format format-check clean install
 
 # `make build` also builds the Python module into build/python: PYTHONPATH=build/python python3
 # then imports marrow (docs/python.md).
@@ -41,32 +53,52 @@ NODE_PACKAGES := $(if $(shell command -v node 2>/dev/null),,nodejs) $(if $(shell
 deps:
 	@scripts/install-deps.sh $(DEB_PACKAGES) $(NODE_PACKAGES)
 
-build: deps
-	@cmake -S . -B $(BUILD_DIR) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release >/dev/null
-	@cmake --build $(BUILD_DIR) -j $(JOBS)
+deps-demo:
+	@scripts/install-deps.sh $(DEMO_PACKAGES)
+
+# One Release folder for both: `make demo` configures it without the tests, benchmarks and Python
+# module (so it needs none of their packages), `make build` with them; the objects they share are
+# compiled once.
+configure: deps
+	@cmake -S . -B $(BUILD_DIR) $(CMAKE_GEN) $(LAUNCHER) -DCMAKE_BUILD_TYPE=Release \
+	  -DMARROW_BUILD_TESTS=ON -DMARROW_BUILD_BENCH=ON -DMARROW_BUILD_PYTHON=ON >/dev/null
+
+configure-cli: deps-demo
+	@cmake -S . -B $(BUILD_DIR) $(CMAKE_GEN) $(LAUNCHER) -DCMAKE_BUILD_TYPE=Release \
+	  -DMARROW_BUILD_TESTS=OFF -DMARROW_BUILD_BENCH=OFF -DMARROW_BUILD_PYTHON=OFF >/dev/null
+
+# Everything: libraries, the command line, tests, benchmarks, examples, the Python module.
+build: configure
+	@$(TIMED) "make build" cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# Only what `marrow` runs: the runtime, io, render, autoskin and demo libraries, the command and
+# its import helper (what `make demo` needs; docs/building.md).
+build-cli: configure-cli
+	@$(TIMED) "make build-cli" cmake --build $(BUILD_DIR) -j $(JOBS) --target marrow marrow-import-helper
 
 test: build test-release test-asan
 
 test-release: build
-	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	@cd $(BUILD_DIR) && ../$(TIMED) "Release tests" ctest --output-on-failure -j $(JOBS)
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the whole test suite (without the Python
 # module: an instrumented extension needs the sanitizer runtime preloaded into python3; the
 # Release pass runs the Python tests).
 test-asan: deps
-	@cmake -S . -B $(ASAN_DIR) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DMARROW_SANITIZE=ON \
+	@cmake -S . -B $(ASAN_DIR) $(CMAKE_GEN) $(LAUNCHER) -DCMAKE_BUILD_TYPE=Debug -DMARROW_SANITIZE=ON \
 	  -DMARROW_BUILD_BENCH=OFF -DMARROW_BUILD_PYTHON=OFF >/dev/null
-	@cmake --build $(ASAN_DIR) -j $(JOBS)
+	@$(TIMED) "ASan + UBSan build" cmake --build $(ASAN_DIR) -j $(JOBS)
 	@cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS)
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ../$(TIMED) "ASan + UBSan tests" \
+	  ctest --output-on-failure -j $(JOBS)
 
 # ThreadSanitizer build of what runs threads (tests/reliability/CMakeLists.txt lists them):
 # loading and saving from 8 threads, parallel skinning, the heat solver's workers.
 test-tsan: deps
-	@cmake -S . -B $(TSAN_DIR) $(CMAKE_GEN) -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
-	  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" \
+	@cmake -S . -B $(TSAN_DIR) $(CMAKE_GEN) $(LAUNCHER) -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$(INSTRUMENTED_FLAGS)" \
 	  -DMARROW_TSAN=ON -DMARROW_BUILD_BENCH=OFF -DMARROW_BUILD_PYTHON=OFF >/dev/null
-	@cmake --build $(TSAN_DIR) -j $(JOBS) --target marrow_thread_tests
+	@$(TIMED) "ThreadSanitizer build" cmake --build $(TSAN_DIR) -j $(JOBS) --target marrow_thread_tests
 	@cd $(TSAN_DIR) && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
@@ -76,16 +108,16 @@ fuzz: fuzz-build
 	  FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) scripts/fuzz.sh $(FUZZ_DIR)
 
 fuzz-build: deps
-	@cmake -S . -B $(FUZZ_DIR) $(CMAKE_GEN) -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
-	  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" \
+	@cmake -S . -B $(FUZZ_DIR) $(CMAKE_GEN) $(LAUNCHER) -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$(INSTRUMENTED_FLAGS)" \
 	  -DMARROW_FUZZ=ON -DMARROW_BUILD_TESTS=OFF -DMARROW_BUILD_BENCH=OFF -DMARROW_BUILD_PYTHON=OFF >/dev/null
-	@cmake --build $(FUZZ_DIR) -j $(JOBS) --target marrow_fuzz_all
+	@$(TIMED) "fuzz build" cmake --build $(FUZZ_DIR) -j $(JOBS) --target marrow_fuzz_all
 
 # The figures of docs/reliability.md: line coverage of each target's corpus (clang source-based
 # coverage) and the last fuzz run's executions, in $(COVERAGE_DIR)/report.md. Run after `make fuzz`.
 fuzz-report: deps
 	@cmake -S . -B $(COVERAGE_DIR) $(CMAKE_GEN) -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
-	  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$(INSTRUMENTED_FLAGS)" \
 	  -DMARROW_COVERAGE=ON -DMARROW_BUILD_TESTS=OFF -DMARROW_BUILD_BENCH=OFF -DMARROW_BUILD_PYTHON=OFF >/dev/null
 	@cmake --build $(COVERAGE_DIR) -j $(JOBS) --target marrow_fuzz_all
 	@scripts/fuzz_report.sh $(FUZZ_DIR) $(COVERAGE_DIR)
@@ -94,7 +126,7 @@ PREFIX ?= /usr/local
 install: build
 	@cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
-demo: build
+demo: build-cli
 	@$(BUILD_DIR)/bin/marrow demo
 
 bench: build
