@@ -81,11 +81,16 @@ test: build test-release test-asan
 test-release: build
 	@cd $(BUILD_DIR) && ../$(TIMED) "Release tests" ctest --output-on-failure -j $(JOBS)
 
+# Debug information of the sanitizer build: -g1 keeps what a report's stack trace prints (each
+# frame's function, file and line) and drops the variables' descriptions (docs/building.md).
+ASAN_DEBUG_FLAGS ?= -g1
+
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the whole test suite (without the Python
 # module: an instrumented extension needs the sanitizer runtime preloaded into python3; the
 # Release pass runs the Python tests).
 test-asan: deps
 	@cmake -S . -B $(ASAN_DIR) $(CMAKE_GEN) $(LAUNCHER) -DCMAKE_BUILD_TYPE=Debug -DMARROW_SANITIZE=ON \
+	  "-DCMAKE_CXX_FLAGS_DEBUG=$(ASAN_DEBUG_FLAGS)" \
 	  -DMARROW_BUILD_BENCH=OFF -DMARROW_BUILD_PYTHON=OFF >/dev/null
 	@$(TIMED) "ASan + UBSan build" cmake --build $(ASAN_DIR) -j $(JOBS)
 	@cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
