@@ -16,32 +16,14 @@
 #include "marrow/math/mat4.h"
 #include "marrow/pose/local_to_model.h"
 
+#include "../common/shared_asset.h"
+
 namespace marrow::test {
 
 inline constexpr float kPi = std::numbers::pi_v<float>;
 
 inline float deg(float d) {
   return d * kPi / 180.0f;
-}
-
-// A shared asset, loaded once per process; nullptr with `why` set when absent or unreadable.
-inline const Asset* shared_asset(const std::string& relative, std::string& why) {
-  static std::map<std::string, std::unique_ptr<Asset>> cache;
-  const std::filesystem::path path = std::filesystem::path(MARROW_SHARED_DIR) / "assets" / relative;
-  if (!std::filesystem::exists(path)) {
-    why = path.string() + " is absent";
-    return nullptr;
-  }
-  auto it = cache.find(path.string());
-  if (it == cache.end()) {
-    Result<Asset> loaded = load_asset(path.string());
-    if (!loaded) {
-      why = loaded.error().message;
-      return nullptr;
-    }
-    it = cache.emplace(path.string(), std::make_unique<Asset>(std::move(loaded).value())).first;
-  }
-  return it->second.get();
 }
 
 // Model matrices of `clip` at `time` (the full pose: rest plus the clip's channels).

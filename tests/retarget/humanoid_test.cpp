@@ -10,7 +10,7 @@
 
 #include "humanoid_builder.h"
 #include "marrow/io/asset.h"
-#include "shared_asset.h"
+#include "../common/shared_asset.h"
 
 namespace marrow {
 namespace {

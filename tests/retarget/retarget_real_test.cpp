@@ -34,7 +34,7 @@
 #include "marrow/pose/mask.h"
 #include "marrow/retarget/retargeter.h"
 #include "retarget_util.h"
-#include "shared_asset.h"
+#include "../common/shared_asset.h"
 
 namespace marrow {
 namespace {

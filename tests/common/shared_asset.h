@@ -1,4 +1,4 @@
-// The shared assets (../shared/assets) the retargeting tests read, each loaded once per program.
+// The shared assets (../shared/assets) the tests read, each loaded once per program.
 #pragma once
 
 #include <filesystem>
