@@ -8,9 +8,9 @@
 #include <map>
 #include <memory>
 
+#include "../common/shared_asset.h"
 #include "humanoid_builder.h"
 #include "marrow/io/asset.h"
-#include "../common/shared_asset.h"
 
 namespace marrow {
 namespace {

@@ -26,6 +26,7 @@
 #include <map>
 #include <memory>
 
+#include "../common/shared_asset.h"
 #include "marrow/clip/sampling.h"
 #include "marrow/ik/foot_contacts.h"
 #include "marrow/ik/foot_planting.h"
@@ -34,7 +35,6 @@
 #include "marrow/pose/mask.h"
 #include "marrow/retarget/retargeter.h"
 #include "retarget_util.h"
-#include "../common/shared_asset.h"
 
 namespace marrow {
 namespace {
