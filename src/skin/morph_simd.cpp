@@ -5,10 +5,11 @@
 // x86-64-v3 (AVX2, FMA), chosen at load time.
 #include <cstring>
 
+#include "base/sanitizer_build.h"
 #include "math/simd/force_inline.h"
 #include "skin/morph_data.h"
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(MARROW_ADDRESS_SANITIZER)
 #define MARROW_MORPH_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define MARROW_MORPH_CLONES

@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
-#if defined(__SANITIZE_ADDRESS__)
+#include "base/sanitizer_build.h"
+
+#if defined(MARROW_ADDRESS_SANITIZER)
 // As the real helper: under AddressSanitizer a SIGSEGV must stay the plain signal.
 extern "C" const char* __asan_default_options() {
   return "handle_segv=0:handle_abort=0:detect_leaks=0";

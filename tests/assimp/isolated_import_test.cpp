@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "assimp_test_util.h"
+#include "base/sanitizer_build.h"
 #include "marrow/io/archive.h"
 
 namespace marrow {
@@ -117,7 +118,7 @@ TEST(AssimpIsolated, AColladaCountOfFourBillionIsARunawayAllocationStopped) {
   const Result<Asset> own = load_asset(path);
   EXPECT_FALSE(own.ok());
   Result<Asset> r = read_assimp_isolated(path);
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(MARROW_ADDRESS_SANITIZER)
   // Under AddressSanitizer only the resident memory is watched, and an untouched reservation
   // costs none: what assimp makes of the rest decides, and the test process lives either way.
   if (!r.ok()) {

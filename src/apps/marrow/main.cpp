@@ -4,6 +4,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "base/sanitizer_build.h"
 #include "commands.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/atomic_file.h"
@@ -34,7 +35,7 @@ namespace {
 // The morph kernels the loader picks on this CPU (skin/morph_simd.cpp compiles an x86-64-v3
 // clone beside the baseline; sanitizer builds keep only the baseline).
 std::string morph_kernels() {
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(MARROW_ADDRESS_SANITIZER)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
     return "x86-64-v3 (AVX2, FMA)";

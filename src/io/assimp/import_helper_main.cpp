@@ -2,15 +2,9 @@
 // (read_assimp_isolated). Not meant to be run by hand.
 #include "marrow/io/assimp_import.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define MARROW_HELPER_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MARROW_HELPER_UNDER_ASAN 1
-#endif
-#endif
+#include "base/sanitizer_build.h"
 
-#ifdef MARROW_HELPER_UNDER_ASAN
+#ifdef MARROW_ADDRESS_SANITIZER
 // In the sanitizer build a crash inside assimp must look like the crash it is (a signal), a
 // huge allocation must fail as std::bad_alloc, and what assimp leaks dies with the process.
 extern "C" const char* __asan_default_options() {

@@ -9,6 +9,8 @@
 //   4 bytes  n, the number of clips (little-endian)
 //   n bytes  per clip, where its rate came from (RateSource)
 //   the rest the asset as a .marrow archive (docs/formats_archive.md)
+#include "base/sanitizer_build.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -37,12 +39,8 @@ extern char** environ;
 
 // AddressSanitizer and ThreadSanitizer map their shadow memory as the program runs, so an
 // address-space limit makes them fail ("Failed to mmap") before assimp does anything.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(MARROW_ADDRESS_SANITIZER) || defined(MARROW_THREAD_SANITIZER)
 #define MARROW_HELPER_UNDER_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define MARROW_HELPER_UNDER_SANITIZER 1
-#endif
 #endif
 
 namespace marrow {
