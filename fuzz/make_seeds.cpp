@@ -1,6 +1,9 @@
-// marrow_fuzz_seeds SHARED_DIR OUT_DIR [MAX_BYTES [SEEDS_DIR]]: derives seed inputs for the
-// fuzz targets from the shared assets, at fuzz time (they are never committed: the assets stay
-// in ../shared), and from the committed text seeds in SEEDS_DIR (fuzz/seeds).
+// marrow_fuzz_seeds SHARED_DIR OUT_DIR [MAX_BYTES [SEEDS_DIR [SHARD/SHARDS]]]: derives seed
+// inputs for the fuzz targets from the shared assets, at fuzz time (they are never committed: the
+// assets stay in ../shared), and from the committed text seeds in SEEDS_DIR (fuzz/seeds).
+// SHARD/SHARDS (0/2, 1/2) makes this run one of SHARDS that share the work: it derives from every
+// SHARDS-th seed name (files that write seeds of one name fall to one shard, so such a seed is
+// written by one process in one order), and shard 0 alone from SEEDS_DIR.
 // Every file marrow can load is trimmed (a few keys per track, a few clips, the first triangles
 // of each mesh) and re-encoded in every format a target reads: embedded .gltf, .glb, archive,
 // OBJ with a .mtl (archives also with compiled clips); .X text files become binary and MSZIP seeds;
@@ -13,6 +16,7 @@
 #include <iterator>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -225,16 +229,53 @@ std::string lower(std::string s) {
   return s;
 }
 
+bool parse_shard(const std::string& text, std::size_t& shard, std::size_t& shards) {
+  const std::size_t slash = text.find('/');
+  if (slash == std::string::npos) return false;
+  try {
+    shard = std::stoul(text.substr(0, slash));
+    shards = std::stoul(text.substr(slash + 1));
+  } catch (const std::exception&) {
+    return false;
+  }
+  return shards > 0 && shard < shards;
+}
+
+// The name a file's seeds are written under: files with one name (the same stem in folders of
+// the same name) write the same seeds, so they must fall to the same shard.
+std::string seed_stem(const fs::path& file) {
+  return file.parent_path().filename().string() + "_" + file.stem().string();
+}
+
+std::vector<std::string> distinct_stems(const std::vector<fs::path>& files) {
+  std::vector<std::string> stems;
+  for (const fs::path& f : files) stems.push_back(seed_stem(f));
+  std::sort(stems.begin(), stems.end());
+  stems.erase(std::unique(stems.begin(), stems.end()), stems.end());
+  return stems;
+}
+
+std::size_t stem_index(const std::vector<std::string>& stems, const std::string& stem) {
+  return static_cast<std::size_t>(std::lower_bound(stems.begin(), stems.end(), stem) -
+                                  stems.begin());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s SHARED_DIR OUT_DIR [MAX_BYTES [SEEDS_DIR]]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s SHARED_DIR OUT_DIR [MAX_BYTES [SEEDS_DIR [SHARD/SHARDS]]]\n",
+                 argv[0]);
     return 2;
   }
   const fs::path shared = argv[1], out = argv[2];
   if (argc > 3) g_max_bytes = std::stoul(argv[3]);
-  if (argc > 4) emit_from_committed_seeds(out, argv[4]);
+  std::size_t shard = 0, shards = 1;
+  if (argc > 5 && !parse_shard(argv[5], shard, shards)) {
+    std::fprintf(stderr, "%s: '%s' is not SHARD/SHARDS with SHARD < SHARDS\n", argv[0], argv[5]);
+    return 2;
+  }
+  if (argc > 4 && shard == 0) emit_from_committed_seeds(out, argv[4]);
   const fs::path assets = shared / "assets";
   std::vector<fs::path> files;
   if (fs::is_directory(assets)) {
@@ -245,9 +286,11 @@ int main(int argc, char** argv) {
                  shared.c_str(), argc > 4 ? argv[4] : "the committed seeds");
   }
   std::sort(files.begin(), files.end());
+  const std::vector<std::string> stems = distinct_stems(files);
   for (const fs::path& file : files) {
+    const std::string stem = seed_stem(file);
+    if (stem_index(stems, stem) % shards != shard) continue;
     const std::string ext = lower(file.extension().string());
-    const std::string stem = file.parent_path().filename().string() + "_" + file.stem().string();
     if (ext == ".x") emit_x_seeds(out, stem, read_bytes(file));
     if (ext == ".bvh") emit(out, "bvh", stem + ".bvh", trim_bvh(read_bytes(file)));
     if (ext == ".gltf") {

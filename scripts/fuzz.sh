@@ -42,10 +42,19 @@ while IFS=$'\t' read -r name d len g _covers; do
 done <"$work/targets.tsv"
 read -r -a targets <<<"${FUZZ_TARGETS:-${all_targets[*]}}"
 
-# Derived seeds, made afresh each run from ../shared (never committed).
-rm -rf "$work/derived" "$work/shared"
-"$build/bin/marrow_fuzz_seeds" "$shared_dir" "$work/derived" 65536 "$source_dir/fuzz/seeds" >"$work/derived.log" 2>&1 ||
-  { echo "fuzz: marrow_fuzz_seeds failed:"; cat "$work/derived.log"; exit 1; }
+# Derived seeds, made afresh each run from ../shared (never committed), by FUZZ_PARALLEL
+# processes that share the assets between them.
+rm -rf "$work/derived" "$work/shared" "$work"/derived*.log
+seed_pids=()
+for ((shard = 0; shard < parallel; shard++)); do
+  "$build/bin/marrow_fuzz_seeds" "$shared_dir" "$work/derived" 65536 "$source_dir/fuzz/seeds" \
+    "$shard/$parallel" >"$work/derived.$shard.log" 2>&1 &
+  seed_pids+=($!)
+done
+for ((shard = 0; shard < parallel; shard++)); do
+  wait "${seed_pids[$shard]}" ||
+    { echo "fuzz: marrow_fuzz_seeds (shard $shard/$parallel) failed:"; cat "$work/derived.$shard.log"; exit 1; }
+done
 
 run_target() {
   local t=$1
