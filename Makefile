@@ -35,7 +35,7 @@ DEMO_PACKAGES := build-essential cmake ninja-build pkg-config \
 DEB_PACKAGES := $(DEMO_PACKAGES) git libgtest-dev libgmock-dev \
   libbenchmark-dev clang-format ffmpeg \
   python3-dev pybind11-dev python3-numpy python3-pytest \
-  clang-14 libclang-rt-14-dev llvm-14
+  clang-14 libclang-rt-14-dev llvm-14 lld-14 lld
 
 .PHONY: all deps deps-demo configure configure-cli build build-cli test test-release test-asan test-tsan fuzz fuzz-build \
   fuzz-report demo bench soak format format-check clean install
@@ -81,10 +81,12 @@ test: build test-release test-asan
 test-release: build
 	@cd $(BUILD_DIR) && ../$(TIMED) "Release tests" ctest --output-on-failure -j $(JOBS)
 
-# AddressSanitizer + UndefinedBehaviorSanitizer build of the whole test suite: clang at -O1 (the
-# SIMD kernels at -O0, src/CMakeLists.txt), which builds and runs it in less time than GCC at
-# -O0 (docs/building.md). Without the Python module: an instrumented extension needs the
-# sanitizer runtime preloaded into python3; the Release pass runs the Python tests.
+# AddressSanitizer + UndefinedBehaviorSanitizer build of the whole test suite: clang, the libraries
+# at -O1 (the SIMD kernels at -O0, src/CMakeLists.txt), the tests' own code and the `marrow`
+# command's at -O0 (tests/CMakeLists.txt, src/apps/CMakeLists.txt), which builds and runs it in
+# less time than GCC at -O0 (docs/building.md). Without the Python module: an instrumented
+# extension needs the sanitizer runtime preloaded into python3; the Release pass runs the Python
+# tests.
 test-asan: deps
 	@cmake -S . -B $(ASAN_DIR) $(CMAKE_GEN) $(LAUNCHER) -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
 	  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$(INSTRUMENTED_FLAGS)" \
