@@ -29,9 +29,9 @@ Json parse_json(std::string_view text, const std::string& where) {
 }
 
 // A JSON value and where it is: every read checks the type and names the place when it fails.
-class In {
+class ScriptValue {
  public:
-  In(const Json& j, std::string path, const std::string& where)
+  ScriptValue(const Json& j, std::string path, const std::string& where)
       : j_(j), path_(std::move(path)), where_(where) {}
 
   [[noreturn]] void fail(const std::string& what) const {
@@ -52,16 +52,16 @@ class In {
       if (!known) {
         std::string list;
         for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + a;
-        In(j_, sub(key), where_).fail("unknown member (known: " + list + ")");
+        ScriptValue(j_, sub(key), where_).fail("unknown member (known: " + list + ")");
       }
     }
   }
   bool has(const char* key) const { return j_.is_object() && j_.contains(key); }
-  In at(const char* key) const {
+  ScriptValue at(const char* key) const {
     if (!has(key)) fail(std::string("needs \"") + key + "\"");
-    return In(j_.at(key), sub(key), where_);
+    return ScriptValue(j_.at(key), sub(key), where_);
   }
-  In at(std::size_t i) const { return In(j_.at(i), sub(i), where_); }
+  ScriptValue at(std::size_t i) const { return ScriptValue(j_.at(i), sub(i), where_); }
 
   float number(float min = -std::numeric_limits<float>::max(),
                float max = std::numeric_limits<float>::max()) const {
@@ -87,7 +87,7 @@ class In {
   }
   std::uint32_t count(const char* key, std::uint32_t fallback, std::uint32_t max) const {
     if (!has(key)) return fallback;
-    const In v = at(key);
+    const ScriptValue v = at(key);
     if (!v.j_.is_number_integer() || v.j_.get<long long>() < 0 || v.j_.get<long long>() > max) {
       v.fail("must be a whole number from 0 to " + std::to_string(max));
     }
@@ -104,7 +104,7 @@ class In {
   }
   bool boolean(const char* key, bool fallback) const {
     if (!has(key)) return fallback;
-    const In v = at(key);
+    const ScriptValue v = at(key);
     if (!v.j_.is_boolean()) v.fail("must be true or false");
     return v.j_.get<bool>();
   }
@@ -120,7 +120,7 @@ class In {
 };
 
 template <typename E>
-E choose(const In& v, std::initializer_list<std::pair<const char*, E>> options) {
+E choose(const ScriptValue& v, std::initializer_list<std::pair<const char*, E>> options) {
   const std::string s = v.string();
   std::string list;
   for (const auto& [name, value] : options) {
@@ -130,18 +130,18 @@ E choose(const In& v, std::initializer_list<std::pair<const char*, E>> options) 
   v.fail("'" + s + "' is not one of " + list);
 }
 
-WrapMode wrap_mode(const In& v) {
+WrapMode wrap_mode(const ScriptValue& v) {
   return choose<WrapMode>(
       v,
       {{"loop", WrapMode::kLoop}, {"clamp", WrapMode::kClamp}, {"pingpong", WrapMode::kPingPong}});
 }
 
-FadeCurve curve(const In& v) {
+FadeCurve curve(const ScriptValue& v) {
   return choose<FadeCurve>(v, {{"smooth", FadeCurve::kSmooth}, {"linear", FadeCurve::kLinear}});
 }
 
 // The members that start a player, shared by play, play_blend_space, cross_fade and inertialize.
-void read_play_options(const In& o, ScriptCommand& c) {
+void read_play_options(const ScriptValue& o, ScriptCommand& c) {
   c.layer = o.string("layer", "");
   c.play.weight = o.number("weight", 1, 0);
   c.play.time_scale = o.number("speed", 1);
@@ -161,7 +161,7 @@ void read_play_options(const In& o, ScriptCommand& c) {
   "layer", "weight", "speed", "ticks_per_second", "wrap", "repetitions", "offset", "fade_in", \
       "curve", "sync_group", "x", "y"
 
-ScriptCommand read_command(const In& entry) {
+ScriptCommand read_command(const ScriptValue& entry) {
   static constexpr const char* kinds[] = {"play",
                                           "play_blend_space",
                                           "stop",
@@ -215,7 +215,7 @@ ScriptCommand read_command(const In& entry) {
   }
   if (found < 0) entry.fail("has no command (play, cross_fade, set_param, seek, ...)");
   c.kind = static_cast<ScriptCommandKind>(found);
-  const In v = entry.at(kinds[found]);
+  const ScriptValue v = entry.at(kinds[found]);
   using K = ScriptCommandKind;
   switch (c.kind) {
     case K::kPlay:
@@ -313,13 +313,13 @@ ScriptCommand read_command(const In& entry) {
   return c;
 }
 
-StateMachineDesc read_machine(const In& m) {
+StateMachineDesc read_machine(const ScriptValue& m) {
   m.object({"parameters", "states", "transitions", "initial", "layer", "sync_group"});
   StateMachineDesc d;
   if (m.has("parameters")) {
-    const In ps = m.at("parameters");
+    const ScriptValue ps = m.at("parameters");
     for (std::size_t i = 0, n = ps.array(); i < n; ++i) {
-      const In p = ps.at(i);
+      const ScriptValue p = ps.at(i);
       p.object({"name", "type", "initial"});
       ParameterDesc desc;
       desc.name = p.at("name").string();
@@ -329,16 +329,16 @@ StateMachineDesc read_machine(const In& m) {
                                                              {"trigger", ParameterType::kTrigger}})
                       : ParameterType::kFloat;
       if (p.has("initial")) {
-        const In init = p.at("initial");
+        const ScriptValue init = p.at("initial");
         desc.initial =
             init.json().is_boolean() ? (init.json().get<bool>() ? 1.0f : 0.0f) : init.number();
       }
       d.parameters.push_back(std::move(desc));
     }
   }
-  const In states = m.at("states");
+  const ScriptValue states = m.at("states");
   for (std::size_t i = 0, n = states.array(); i < n; ++i) {
-    const In s = states.at(i);
+    const ScriptValue s = states.at(i);
     s.object({"name", "clip", "blend_space", "x", "y", "speed", "wrap", "sync"});
     StateDesc desc;
     desc.name = s.at("name").string();
@@ -352,17 +352,17 @@ StateMachineDesc read_machine(const In& m) {
     d.states.push_back(std::move(desc));
   }
   if (m.has("transitions")) {
-    const In ts = m.at("transitions");
+    const ScriptValue ts = m.at("transitions");
     for (std::size_t i = 0, n = ts.array(); i < n; ++i) {
-      const In t = ts.at(i);
+      const ScriptValue t = ts.at(i);
       t.object({"from", "to", "when", "at_marker", "kind", "duration", "curve"});
       TransitionDesc desc;
       desc.from = t.at("from").string();
       desc.to = t.at("to").string();
       if (t.has("when")) {
-        const In when = t.at("when");
+        const ScriptValue when = t.at("when");
         for (std::size_t k = 0, nk = when.array(); k < nk; ++k) {
-          const In c = when.at(k);
+          const ScriptValue c = when.at(k);
           c.object({"parameter", "op", "value"});
           ConditionDesc cd;
           cd.parameter = c.at("parameter").string();
@@ -396,13 +396,13 @@ StateMachineDesc read_machine(const In& m) {
   return d;
 }
 
-std::vector<ScriptCue> read_cue_lists(const In& v) {
+std::vector<ScriptCue> read_cue_lists(const ScriptValue& v) {
   if (!v.json().is_object()) v.fail("must be an object of clip name: [{\"time\", \"name\"}, ...]");
   std::vector<ScriptCue> cues;
   for (const auto& item : v.json().items()) {
-    const In list = v.at(item.key().c_str());
+    const ScriptValue list = v.at(item.key().c_str());
     for (std::size_t i = 0, n = list.array(); i < n; ++i) {
-      const In cue = list.at(i);
+      const ScriptValue cue = list.at(i);
       cue.object({"time", "name"});
       cues.push_back({item.key(), cue.at("time").number(0), cue.at("name").string()});
     }
@@ -411,7 +411,7 @@ std::vector<ScriptCue> read_cue_lists(const In& v) {
 }
 
 AnimationScript read_script(const Json& doc, const std::string& where, const std::string& base) {
-  const In top(doc, "", where);
+  const ScriptValue top(doc, "", where);
   top.object({"fps", "duration", "compile", "max_players", "inertialization", "layers", "masks",
               "sync_groups", "events", "markers", "foot_markers", "blend_spaces", "root_motion",
               "state_machine", "timeline"});
@@ -423,9 +423,9 @@ AnimationScript read_script(const Json& doc, const std::string& where, const std
   s.max_players = std::max<std::uint32_t>(1, top.count("max_players", 16, kMaxAnimatorPlayers));
   s.inertialization = top.boolean("inertialization", true);
   if (top.has("layers")) {
-    const In layers = top.at("layers");
+    const ScriptValue layers = top.at("layers");
     for (std::size_t i = 0, n = layers.array(); i < n; ++i) {
-      const In l = layers.at(i);
+      const ScriptValue l = layers.at(i);
       l.object({"name", "mode", "weight", "mask"});
       ScriptLayer layer;
       layer.name = l.at("name").string();
@@ -440,16 +440,16 @@ AnimationScript read_script(const Json& doc, const std::string& where, const std
     }
   }
   if (top.has("masks")) {
-    const In masks = top.at("masks");
+    const ScriptValue masks = top.at("masks");
     if (!masks.json().is_object()) masks.fail("must be an object of mask name: {...}");
     for (const auto& item : masks.json().items()) {
-      const In m = masks.at(item.key().c_str());
+      const ScriptValue m = masks.at(item.key().c_str());
       m.object({"subtree", "joints", "inverse"});
       ScriptMask mask;
       mask.name = item.key();
       mask.subtree = m.string("subtree", "");
       if (m.has("joints")) {
-        const In joints = m.at("joints");
+        const ScriptValue joints = m.at("joints");
         for (std::size_t i = 0, n = joints.array(); i < n; ++i) {
           mask.joints.push_back(joints.at(i).string());
         }
@@ -462,7 +462,7 @@ AnimationScript read_script(const Json& doc, const std::string& where, const std
     }
   }
   if (top.has("sync_groups")) {
-    const In groups = top.at("sync_groups");
+    const ScriptValue groups = top.at("sync_groups");
     const std::size_t n = groups.array();
     if (n > kMaxSyncGroups) groups.fail("has more than 16 groups");
     for (std::size_t i = 0; i < n; ++i) {
@@ -473,7 +473,7 @@ AnimationScript read_script(const Json& doc, const std::string& where, const std
   if (top.has("events")) s.events = read_cue_lists(top.at("events"));
   if (top.has("markers")) s.markers = read_cue_lists(top.at("markers"));
   if (top.has("foot_markers")) {
-    const In f = top.at("foot_markers");
+    const ScriptValue f = top.at("foot_markers");
     f.object({"left_foot", "left_toe", "right_foot", "right_toe", "clips"});
     ScriptFootMarkers feet;
     feet.left_foot = f.at("left_foot").string();
@@ -481,7 +481,7 @@ AnimationScript read_script(const Json& doc, const std::string& where, const std
     feet.left_toe = f.string("left_toe", "");
     feet.right_toe = f.string("right_toe", "");
     if (f.has("clips")) {
-      const In clips = f.at("clips");
+      const ScriptValue clips = f.at("clips");
       for (std::size_t i = 0, n = clips.array(); i < n; ++i) {
         feet.clips.push_back(clips.at(i).string());
       }
@@ -490,17 +490,17 @@ AnimationScript read_script(const Json& doc, const std::string& where, const std
     s.foot_markers = std::move(feet);
   }
   if (top.has("blend_spaces")) {
-    const In spaces = top.at("blend_spaces");
+    const ScriptValue spaces = top.at("blend_spaces");
     for (std::size_t i = 0, n = spaces.array(); i < n; ++i) {
-      const In b = spaces.at(i);
+      const ScriptValue b = spaces.at(i);
       b.object({"name", "dimensions", "samples"});
       ScriptBlendSpace space;
       space.name = b.at("name").string();
       space.dimensions = static_cast<int>(b.count("dimensions", 1, 2));
       if (space.dimensions < 1) b.at("dimensions").fail("must be 1 or 2");
-      const In samples = b.at("samples");
+      const ScriptValue samples = b.at("samples");
       for (std::size_t k = 0, nk = samples.array(); k < nk; ++k) {
-        const In sample = samples.at(k);
+        const ScriptValue sample = samples.at(k);
         sample.object({"clip", "x", "y", "sync"});
         BlendSampleDesc d;
         d.clip = sample.at("clip").string();
@@ -513,12 +513,12 @@ AnimationScript read_script(const Json& doc, const std::string& where, const std
     }
   }
   if (top.has("root_motion")) {
-    const In r = top.at("root_motion");
+    const ScriptValue r = top.at("root_motion");
     r.object({"joint", "up", "horizontal", "vertical", "yaw"});
     RootMotionOptions o;
     o.joint = r.at("joint").string();
     if (r.has("up")) {
-      const In up = r.at("up");
+      const ScriptValue up = r.at("up");
       if (up.array() != 3) up.fail("must be [x, y, z]");
       o.up = {up.at(std::size_t{0}).number(), up.at(1).number(), up.at(2).number()};
     }
@@ -528,7 +528,7 @@ AnimationScript read_script(const Json& doc, const std::string& where, const std
     s.root_motion = std::move(o);
   }
   if (top.has("state_machine")) {
-    const In m = top.at("state_machine");
+    const ScriptValue m = top.at("state_machine");
     if (m.json().is_string()) {
       if (base.empty()) m.fail("a file name needs the script to be a file");
       const std::string path = (std::filesystem::path(base) / m.string()).string();
@@ -540,7 +540,7 @@ AnimationScript read_script(const Json& doc, const std::string& where, const std
     }
   }
   if (top.has("timeline")) {
-    const In timeline = top.at("timeline");
+    const ScriptValue timeline = top.at("timeline");
     for (std::size_t i = 0, n = timeline.array(); i < n; ++i) {
       s.timeline.push_back(read_command(timeline.at(i)));
     }
@@ -584,7 +584,7 @@ Result<AnimationScript> read_animation_script(const std::string& path) {
 
 Result<StateMachineDesc> parse_state_machine(std::string_view json, std::string_view where) {
   const std::string w(where);
-  return guarded(w, [&] { return read_machine(In(parse_json(json, w), "", w)); });
+  return guarded(w, [&] { return read_machine(ScriptValue(parse_json(json, w), "", w)); });
 }
 
 Result<StateMachineDesc> read_state_machine(const std::string& path) {
