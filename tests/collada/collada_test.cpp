@@ -181,6 +181,69 @@ TEST(ColladaMaya, CentimetresAndZUpSitOnTheSceneRoot) {
 
 // ------------------------------------------------------------------------- skin and morph
 
+// ------------------------------------------------------------------ matrix-element channels
+
+// "box" of matrix_element_document at t, by hand: 90 degrees about z, translation
+// (1 + 2t, 2 + 4t, 3) from the x and y channels' linear keys.
+void expect_box(const Mat4& m, double t, const char* what) {
+  const double expected[4][4] = {
+      {0, -1, 0, 1 + 2 * t}, {1, 0, 0, 2 + 4 * t}, {0, 0, 1, 3}, {0, 0, 0, 1}};
+  for (int row = 0; row < 4; ++row)
+    for (int col = 0; col < 4; ++col)
+      EXPECT_NEAR(m(row, col), expected[row][col], 2e-5)
+          << what << " t " << t << " (" << row << "," << col << ")";
+}
+
+bool says(const Asset& a, const std::string& words) {
+  for (const std::string& w : a.warnings)
+    if (w.find(words) != std::string::npos) return true;
+  return false;
+}
+
+TEST(ColladaMatrixChannels, ColumnThenRowAsColladaMaxWritesThemKeepsKeyZeroOnTheFilesMatrix) {
+  const ColladaReference ref = read(collada_test::matrix_element_document(true), "max.dae");
+  const JointIndex box = joint(ref.asset(), "box");
+  for (double t : {0.0, 0.25, 0.5, 1.0}) {
+    expect_box(ref.local_matrix(0, box, t), t, "exact");
+    expect_box(to_matrix(baked(ref.asset(), box, static_cast<float>(t))), t, "baked");
+  }
+  // Every checked key agreed with the usual reading: nothing to report.
+  EXPECT_FALSE(says(ref.asset(), "matrix channels"));
+}
+
+TEST(ColladaMatrixChannels, AFileWrittenRowThenColumnIsReadSoAndSaysWhy) {
+  const ColladaReference ref = read(collada_test::matrix_element_document(false), "dom.dae");
+  const JointIndex box = joint(ref.asset(), "box");
+  for (double t : {0.0, 0.5, 1.0}) {
+    expect_box(ref.local_matrix(0, box, t), t, "exact");
+    expect_box(to_matrix(baked(ref.asset(), box, static_cast<float>(t))), t, "baked");
+  }
+  EXPECT_TRUE(says(ref.asset(), "read as row i, column j, not as column i, row j"));
+  EXPECT_TRUE(says(ref.asset(), "0 of 4 channels"));
+}
+
+TEST(ColladaMatrixChannels, MembersVectorIndicesAndMatrixIndicesMixInOneNode) {
+  const ColladaReference ref = read(collada_test::mixed_address_document(), "mixed.dae");
+  const JointIndex arm = joint(ref.asset(), "arm");
+  for (double t : {0.0, 0.25, 0.5, 1.0}) {
+    // translate (2t, 0, 4t), then rotate 90t degrees about z, then the matrix's (0, 1 + 2t, 0).
+    const double a = 90 * t * std::numbers::pi / 180, y = 1 + 2 * t;
+    const double tr[3] = {2 * t - y * std::sin(a), y * std::cos(a), 4 * t};
+    const M3 r = rot_z(90 * t);
+    for (const bool exact : {true, false}) {
+      const Mat4 m = exact ? ref.local_matrix(0, arm, t)
+                           : to_matrix(baked(ref.asset(), arm, static_cast<float>(t)));
+      for (int row = 0; row < 3; ++row) {
+        EXPECT_NEAR(m(row, 3), tr[row], 2e-5) << "t " << t << " exact " << exact;
+        for (int col = 0; col < 3; ++col)
+          EXPECT_NEAR(m(row, col), r[row][col], 2e-5)
+              << "t " << t << " (" << row << "," << col << ") exact " << exact;
+      }
+    }
+  }
+  EXPECT_FALSE(says(ref.asset(), "matrix channels"));
+}
+
 TEST(ColladaControllers, SkinOfAMorphGivesTargetsInfluencesAndBindShape) {
   const ColladaReference ref = read(collada_test::skin_morph_document(), "rig.dae");
   const Asset& a = ref.asset();

@@ -120,6 +120,48 @@ inline std::string maya_document() {
                   "</node></node>");
 }
 
+// Node "box" with <matrix sid="transform"> = translation (1, 2, 3) times 90 degrees about z,
+// written row by row as Collada stores it:
+//    0 -1  0  1
+//    1  0  0  2
+//    0  0  1  3
+//    0  0  0  1
+// and four channels on single elements, keys at 0 and 1 s (LINEAR): the translation's x 1 -> 3
+// and y 2 -> 6, and the rotation's two off-diagonal terms, constant (-1 in row 0 column 1, 1 in
+// row 1 column 0). Each key 0 equals the static matrix's element. With `column_first`, "(i)(j)"
+// names column i, row j, as 3ds Max's ColladaMax writes it: x is "(3)(0)"; otherwise row i,
+// column j: x is "(0)(3)".
+inline std::string matrix_element_document(bool column_first) {
+  auto at = [&](int row, int column) {
+    const int i = column_first ? column : row, j = column_first ? row : column;
+    return "box/transform(" + std::to_string(i) + ")(" + std::to_string(j) + ")";
+  };
+  const std::string libs =
+      "<library_animations>" + animation("tx", at(0, 3), "0 1", 2, "1 3", 1, "LINEAR LINEAR") +
+      animation("ty", at(1, 3), "0 1", 2, "2 6", 1, "LINEAR LINEAR") +
+      animation("r01", at(0, 1), "0 1", 2, "-1 -1", 1, "LINEAR LINEAR") +
+      animation("r10", at(1, 0), "0 1", 2, "1 1", 1, "LINEAR LINEAR") + "</library_animations>";
+  return document("", libs,
+                  "<node id=\"box\" name=\"box\" sid=\"box\" type=\"JOINT\">"
+                  "<matrix sid=\"transform\">0 -1 0 1  1 0 0 2  0 0 1 3  0 0 0 1</matrix></node>");
+}
+
+// Node "arm": <translate sid="t">0 0 0</translate>, <rotate sid="rz">0 0 1 0</rotate> and
+// <matrix sid="m"> (the identity moved 1 along y), each driven by another addressing form: t.X
+// 0 -> 2, t(2) (z) 0 -> 4, rz.ANGLE 0 -> 90 and m(3)(1) (column 3, row 1: the matrix's y) 1 -> 3,
+// all LINEAR over 0..1 s.
+inline std::string mixed_address_document() {
+  const std::string libs =
+      "<library_animations>" + animation("tx", "arm/t.X", "0 1", 2, "0 2", 1, "LINEAR LINEAR") +
+      animation("tz", "arm/t(2)", "0 1", 2, "0 4", 1, "LINEAR LINEAR") +
+      animation("rz", "arm/rz.ANGLE", "0 1", 2, "0 90", 1, "LINEAR LINEAR") +
+      animation("my", "arm/m(3)(1)", "0 1", 2, "1 3", 1, "LINEAR LINEAR") + "</library_animations>";
+  return document("", libs,
+                  "<node id=\"arm\" name=\"arm\" sid=\"arm\" type=\"JOINT\">"
+                  "<translate sid=\"t\">0 0 0</translate><rotate sid=\"rz\">0 0 1 0</rotate>"
+                  "<matrix sid=\"m\">1 0 0 0  0 1 0 1  0 0 1 0  0 0 0 1</matrix></node>");
+}
+
 // A quad (positions 0..3 = (0,0,0) (1,0,0) (1,1,0) (0,1,0), one polylist quad) with a morph
 // controller (NORMALIZED; one target "quad-up" whose vertices 2 and 3 are 1 higher; default
 // weight 0.25) under a skin controller (joints b0 and b1 by sid, bind shape matrix translating

@@ -1,6 +1,7 @@
 #include "collada/collada_animation.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -314,7 +315,10 @@ std::vector<Binding> AnimationModel::bind(pugi::xml_node channel, const Curve& c
       if (e->kind != ElementKind::kMatrix || target.index[0] > 3 || target.index[1] > 3)
         doc_.fail(channel, "index (" + std::to_string(target.index[0]) + ")(" +
                                std::to_string(target.index[1]) + ") is not an element of a matrix");
-      bnd.first = target.index[0] * 4 + target.index[1];
+      bnd.matrix_element = true;
+      bnd.column_i_row_j = target.index[1] * 4 + target.index[0];
+      bnd.row_i_column_j = target.index[0] * 4 + target.index[1];
+      bnd.first = bnd.column_i_row_j;
       bnd.count = 1;
     } else if (target.index.size() == 1) {
       if (target.index[0] >= e->size)
@@ -380,6 +384,7 @@ void AnimationModel::read_animations(const MorphInstances& morphs,
   for (std::size_t i = 0; i < dropped.size() && i < 3; ++i) warnings.push_back(dropped[i]);
   if (dropped.size() > 3)
     warnings.push_back(std::to_string(dropped.size() - 3) + " more channels dropped likewise");
+  order_matrix_elements(warnings);
   matrix_keys_.resize(curves_.size());
   for (std::size_t c = 0; c < curves_.size(); ++c) {
     const Curve& curve = curves_[c];
@@ -394,6 +399,52 @@ void AnimationModel::read_animations(const MorphInstances& morphs,
       matrix_keys_[c].push_back(t);
     }
   }
+}
+
+namespace {
+
+bool same_value(float a, float b) {
+  return std::fabs(a - b) <= 1e-5f * std::max({1.0f, std::fabs(a), std::fabs(b)});
+}
+
+}  // namespace
+
+// "(i)(j)" on a <matrix> is read as column i, row j, the way 3ds Max's ColladaMax writes these
+// channels and assimp and three.js read them; the COLLADA DOM reads row i, column j. The file
+// decides (docs/formats_collada.md): a channel off the diagonal whose first key equals its
+// node's own <matrix> under one reading only is a vote for that reading, and the document is
+// read the way most votes say. The two readings agree on the diagonal.
+void AnimationModel::order_matrix_elements(std::vector<std::string>& warnings) {
+  std::size_t checked = 0, column_votes = 0, row_votes = 0;
+  for (const Channel& ch : channels_) {
+    const Curve& curve = curves_[ch.curve];
+    for (const Binding& b : ch.bindings) {
+      if (!b.matrix_element || b.column_i_row_j == b.row_i_column_j || curve.values.empty())
+        continue;
+      ++checked;
+      const std::array<float, 16>& file = scene_.nodes[b.node].stack[b.element].values;
+      const bool as_column = same_value(curve.values[0], file[b.column_i_row_j]);
+      const bool as_row = same_value(curve.values[0], file[b.row_i_column_j]);
+      column_votes += as_column && !as_row ? 1 : 0;
+      row_votes += as_row && !as_column ? 1 : 0;
+    }
+  }
+  const bool by_row = row_votes > column_votes;
+  for (Channel& ch : channels_)
+    for (Binding& b : ch.bindings)
+      if (b.matrix_element) b.first = by_row ? b.row_i_column_j : b.column_i_row_j;
+  if (checked == 0) return;
+  const std::string tally = " (the first keys of " + std::to_string(column_votes) + " of " +
+                            std::to_string(checked) +
+                            " channels off the diagonal equal their node's <matrix> read as "
+                            "column i, row j; " +
+                            std::to_string(row_votes) + " read as row i, column j)";
+  if (by_row)
+    warnings.push_back(
+        "matrix channels \"(i)(j)\" read as row i, column j, not as column i, row j" + tally);
+  else if (column_votes == 0 || row_votes > 0)
+    warnings.push_back(
+        "matrix channels \"(i)(j)\" read as column i, row j, as 3ds Max writes them" + tally);
 }
 
 void AnimationModel::read_clips(const std::string& default_clip_name,

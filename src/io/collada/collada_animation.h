@@ -48,6 +48,12 @@ struct Binding {
   std::size_t count = 0;
   bool weight = false;
   std::size_t target = 0;  // for weights
+  // "(i)(j)" on a <matrix> (whose 16 values are stored as written, row by row): the value it
+  // names read as column i, row j and as row i, column j. `first` is one of the two, chosen for
+  // the whole document once every channel is bound (AnimationModel::order_matrix_elements).
+  bool matrix_element = false;
+  std::size_t column_i_row_j = 0;
+  std::size_t row_i_column_j = 0;
 };
 
 struct Channel {
@@ -87,6 +93,7 @@ class AnimationModel {
 
  private:
   void read_animations(const MorphInstances& morphs, std::vector<std::string>& warnings);
+  void order_matrix_elements(std::vector<std::string>& warnings);
   void read_clips(const std::string& default_clip_name, std::vector<std::string>& warnings);
   Curve read_curve(pugi::xml_node sampler, std::vector<std::string>& warnings) const;
   std::vector<Binding> bind(pugi::xml_node channel, const Curve& curve,
