@@ -1,7 +1,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
+#include "format_sniff.h"
 #include "marrow/io/archive.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/assimp_import.h"
@@ -23,16 +25,69 @@ std::string lower_extension(const std::string& path) {
   return ext;
 }
 
-bool starts_with_glb_magic(const std::string& path) {
+// The file's first bytes, for sniff_file_kind; empty when it cannot be read (the reader then says
+// why).
+std::vector<std::uint8_t> read_head(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  char magic[4] = {};
-  return in.read(magic, 4) && std::equal(magic, magic + 4, "glTF");
+  std::vector<std::uint8_t> head(io::kSniffBytes);
+  in.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  return head;
 }
 
-bool starts_with_archive_magic(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::uint8_t magic[8] = {};
-  return in.read(reinterpret_cast<char*>(magic), 8) && has_archive_magic(magic);
+Result<Asset> read_kind(io::FileKind kind, const std::string& path, const LoadOptions& options) {
+  using io::FileKind;
+  switch (kind) {
+    case FileKind::kGltfJson:
+    case FileKind::kGlb:
+    case FileKind::kOtherJson:
+      return read_gltf(path);
+    case FileKind::kArchive:
+      return read_archive(path);
+    case FileKind::kBvh:
+      return read_bvh(path);
+    case FileKind::kXText:
+    case FileKind::kXBinary:
+    case FileKind::kXCompressed:
+      return read_x(path, options);
+    case FileKind::kCollada:
+    case FileKind::kOtherXml:
+      return read_collada(path);
+    case FileKind::kFbxBinary:
+    case FileKind::kFbxAscii:
+      return options.isolate_importers ? read_assimp_isolated(path, options)
+                                       : read_assimp(path, options);
+    case FileKind::kObj:
+      return read_obj(path);
+    case FileKind::kMd5Mesh:
+      return read_md5mesh(path, options);
+    case FileKind::kMd5Anim:
+      return read_md5anim(path);
+    case FileKind::kSmd:
+      return read_smd(path, options);
+    case FileKind::kUnknown:
+      break;
+  }
+  return Error{path + ": no reader for this file"};
+}
+
+// A file whose content is another format than its name says: read as what it is, with a note,
+// or refused naming what it is.
+Result<Asset> read_misnamed(io::FileKind content, const std::string& path, const std::string& ext,
+                            const LoadOptions& options) {
+  const std::string named =
+      ext.empty() ? "a name without an extension" : "the name's '" + ext + "'";
+  if (!io::is_readable_kind(content))
+    return Error{path + ": its content is " + io::describe_kind(content) + ", not what " + named +
+                 " says"};
+  Result<Asset> asset = read_kind(content, path, options);
+  if (!asset)
+    return Error{asset.error().message + " (read as " + io::describe_kind(content) +
+                 ", which its content is, rather than by " + named + ")"};
+  asset->warnings.insert(asset->warnings.begin(),
+                         "its content is " + std::string(io::describe_kind(content)) +
+                             ", not what " + named + " says: read as what it is");
+  return asset;
 }
 
 constexpr std::string_view kReadable[] = {".gltf",    ".glb",     ".x",   ".bvh", ".fbx",   ".dae",
@@ -51,19 +106,15 @@ bool is_readable_extension(const std::string& path) {
 
 Result<Asset> load_asset(const std::string& path, const LoadOptions& options) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    return Error{path + ": no such file"};
-  }
+  if (std::filesystem::is_directory(path, ec)) return Error{path + ": is a directory, not a file"};
+  if (!std::filesystem::exists(path, ec)) return Error{path + ": no such file"};
+  if (!std::filesystem::is_regular_file(path, ec))
+    return Error{path + ": not a regular file (a device, socket or pipe)"};
   const std::string ext = lower_extension(path);
-  if (ext == ".gltf" || ext == ".glb" || starts_with_glb_magic(path)) return read_gltf(path);
-  if (ext == ".marrow" || starts_with_archive_magic(path)) return read_archive(path);
-  if (ext == ".obj") return read_obj(path);
-  if (ext == ".bvh") return read_bvh(path);
-  if (ext == ".x") return read_x(path, options);
-  if (ext == ".md5mesh") return read_md5mesh(path, options);
-  if (ext == ".md5anim") return read_md5anim(path);
-  if (ext == ".smd") return read_smd(path, options);
-  if (ext == ".dae") return read_collada(path);
+  const io::FileKind content = io::sniff_file_kind(read_head(path));
+  const io::FileKind named = io::kind_of_extension(ext);
+  if (!io::fits(content, named)) return read_misnamed(content, path, ext, options);
+  if (named != io::FileKind::kUnknown) return read_kind(named, path, options);
   if (is_assimp_extension(ext)) {
     return options.isolate_importers ? read_assimp_isolated(path, options)
                                      : read_assimp(path, options);

@@ -317,6 +317,11 @@ TEST(Archive, FileIsChosenByExtensionAndByMagic) {
   fs::rename(path, dir / "renamed.dat");
   Result<Asset> by_magic = load_asset((dir / "renamed.dat").string());
   ASSERT_TRUE(by_magic.ok()) << by_magic.error().message;
+  // Read by its content, with the note that says so ahead of the archive's own.
+  ASSERT_FALSE(by_magic->warnings.empty());
+  EXPECT_EQ(by_magic->warnings.front(),
+            "its content is a marrow archive, not what the name's '.dat' says: read as what it is");
+  by_magic->warnings.erase(by_magic->warnings.begin());
   expect_same_asset(a, *by_magic);
 }
 

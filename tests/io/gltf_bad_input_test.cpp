@@ -169,8 +169,14 @@ TEST(GltfBadInput, GlbContainer) {
   };
   expect_error(marrow::read_gltf(patched(0, 0x58546C67), "t.glb", "."), "t.glb",
                {"t.glb: byte 0", "wrong magic"});
-  // A .glb holding JSON text is not a GLB.
-  expect_error(read_text(base().gltf_text(), "t.glb"), "t.glb", {"t.glb: byte 0", "wrong magic"});
+  // A .glb holding a JSON document is the .gltf it is, read so with a note; other text in a .glb
+  // is a GLB without its magic.
+  marrow::Result<marrow::Asset> json_in_glb = read_text(base().gltf_text(), "t.glb");
+  ASSERT_TRUE(json_in_glb.ok()) << json_in_glb.error().message;
+  ASSERT_FALSE(json_in_glb->warnings.empty());
+  EXPECT_NE(json_in_glb->warnings.front().find("its content is glTF JSON"), std::string::npos);
+  expect_error(read_text("HIERARCHY\nROOT a\n", "t.glb"), "t.glb",
+               {"t.glb: byte 0", "wrong magic"});
   expect_error(marrow::read_gltf(patched(4, 1), "t.glb", "."), "t.glb",
                {"t.glb: byte 4", "version 1"});
   expect_error(marrow::read_gltf(patched(8, 8), "t.glb", "."), "t.glb",

@@ -587,6 +587,15 @@ bool has_glb_extension(const std::string& name) {
   return ext == ".glb";
 }
 
+bool starts_with_json_object(std::span<const std::uint8_t> bytes) {
+  std::size_t i = 0;
+  if (bytes.size() >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF) i = 3;
+  while (i < bytes.size() &&
+         (bytes[i] == ' ' || bytes[i] == '\t' || bytes[i] == '\r' || bytes[i] == '\n'))
+    ++i;
+  return i < bytes.size() && bytes[i] == '{';
+}
+
 // Where a JSON parse fails (1-based byte count read, as parse_error::byte), for the failures
 // that do not carry it. Only run after a parse has failed.
 std::size_t json_error_byte(std::span<const std::uint8_t> json) {
@@ -620,8 +629,12 @@ Asset read_document(std::span<const std::uint8_t> bytes, const std::string& name
   doc.base_dir = base_dir;
   std::span<const std::uint8_t> json_bytes = bytes;
   std::vector<std::uint8_t> bin;
-  // A .glb name makes the content a GLB too, so a file cut inside the header reads "truncated".
-  const bool glb = gltf::has_glb_magic(bytes) || has_glb_extension(name);
+  // A .glb name makes the content a GLB too, so a file cut inside the header reads "truncated";
+  // but a JSON document under a .glb name (a .gltf saved with the wrong extension) is read as
+  // the JSON it is, with a note.
+  const bool json_named_glb =
+      !gltf::has_glb_magic(bytes) && has_glb_extension(name) && starts_with_json_object(bytes);
+  const bool glb = gltf::has_glb_magic(bytes) || (has_glb_extension(name) && !json_named_glb);
   bool has_bin = false;
   if (glb) {
     const gltf::GlbChunks chunks = gltf::split_glb(bytes, name);
@@ -662,6 +675,10 @@ Asset read_document(std::span<const std::uint8_t> bytes, const std::string& name
 
   Asset asset;
   asset.source = name;
+  if (json_named_glb)
+    asset.warnings.push_back(
+        "its content is glTF JSON, not the binary glTF (GLB) its '.glb' "
+        "name says: read as JSON");
   const NodeTable nodes = read_nodes(doc, asset);
   std::vector<JointIndex> joint_of_node;
   Result<Skeleton> skeleton = Skeleton::build(nodes.joints, name + ": nodes", &joint_of_node);
