@@ -82,9 +82,9 @@ test-release: build
 	@cd $(BUILD_DIR) && ../$(TIMED) "Release tests" ctest --output-on-failure -j $(JOBS)
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the whole test suite: clang, the libraries
-# at -O1 (the SIMD kernels at -O0, src/CMakeLists.txt), the tests' own code and the `marrow`
-# command's at -O0 (tests/CMakeLists.txt, src/apps/CMakeLists.txt), which builds and runs it in
-# less time than GCC at -O0 (docs/building.md). Without the Python module: an instrumented
+# at -O1 (the SIMD kernels at -O0, src/CMakeLists.txt), the tests' own code at -O0
+# (tests/CMakeLists.txt), which builds and runs it in less time than GCC at -O0
+# (docs/building.md). Without the Python module: an instrumented
 # extension needs the sanitizer runtime preloaded into python3; the Release pass runs the Python
 # tests.
 test-asan: deps
