@@ -149,9 +149,9 @@ int run_bind(const AutoskinOptions& o) {
   if (o.mesh.empty()) return report_error("autoskin: give a MESH file (or --evaluate FILE)");
   if (o.skeleton.empty()) return report_error("autoskin: --skeleton FILE is required");
   if (o.output.empty()) return report_error("autoskin: -o OUT.glb is required");
-  Result<Asset> mesh_asset = load_asset(o.mesh, o.load);
+  Result<Asset> mesh_asset = load_input(o.mesh, o.load);
   if (!mesh_asset) return report_error(mesh_asset.error().message);
-  Result<Asset> skel_asset = load_asset(o.skeleton, o.load);
+  Result<Asset> skel_asset = load_input(o.skeleton, o.load);
   if (!skel_asset) return report_error(skel_asset.error().message);
   if (mesh_asset->meshes.empty()) return report_error(o.mesh + ": has no mesh to bind");
   if (skel_asset->skeleton.empty()) return report_error(o.skeleton + ": has no skeleton");
@@ -237,7 +237,7 @@ std::string json_escape(const std::string& s) {
 // character with the same joint names still poses this one sensibly.
 Result<std::vector<Clip>> borrowed_clips(const std::string& file, const Skeleton& skeleton,
                                          const LoadOptions& load) {
-  Result<Asset> source = load_asset(file, load);
+  Result<Asset> source = load_input(file, load);
   if (!source) return source.error();
   std::vector<Clip> out;
   for (const Clip& clip : source->clips) {
@@ -265,7 +265,7 @@ Result<std::vector<Clip>> borrowed_clips(const std::string& file, const Skeleton
 }
 
 int run_evaluate(const AutoskinOptions& o) {
-  Result<Asset> asset = load_asset(o.evaluate, o.load);
+  Result<Asset> asset = load_input(o.evaluate, o.load);
   if (!asset) return report_error(asset.error().message);
   if (!o.clips.empty()) {
     Result<std::vector<Clip>> clips = borrowed_clips(o.clips, asset->skeleton, o.load);
@@ -337,7 +337,8 @@ void add_autoskin_command(CLI::App& app, std::function<int()>& run) {
       "automatic weights against a rigged file's own");
   cmd->add_option("mesh", o->mesh, "The mesh to bind (any file marrow reads; weights ignored)");
   cmd->add_option("--skeleton", o->skeleton, "The skeleton (and its clips) to bind to");
-  add_load_options(cmd, o->load);
+  add_load_options(cmd, o->load, &o->quiet,
+                   "No progress or notes on stderr (reader notes included)");
   cmd->add_option("-o,--output", o->output, "The skinned file to write (.glb, .gltf, .marrow)");
   cmd->add_option("--evaluate", o->evaluate,
                   "A rigged file: recompute its weights and compare with the artist's");
@@ -368,7 +369,6 @@ void add_autoskin_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--fps", o->frame_rate, "--evaluate: frames per second sampled (default 30)");
   cmd->add_option("--format", o->format, "--evaluate: text or json")
       ->check(CLI::IsMember({"text", "json"}));
-  cmd->add_flag("--quiet", o->quiet, "No progress or notes on stderr");
   set_example(*cmd, "marrow autoskin body.obj --skeleton Soldier.glb --method heat -o body.glb");
   cmd->callback(
       [o, &run] { run = [o] { return o->evaluate.empty() ? run_bind(*o) : run_evaluate(*o); }; });

@@ -23,9 +23,9 @@ void print_names(std::ostream& out, const std::vector<std::string>& names) {
 }
 
 int run_check(const CheckOptions& o) {
-  Result<Asset> skeleton_asset = load_asset(o.skeleton_file, o.load);
+  Result<Asset> skeleton_asset = load_input(o.skeleton_file, o.load);
   if (!skeleton_asset) return report_error(skeleton_asset.error().message);
-  Result<Asset> clip_asset = load_asset(o.clip_file, o.load);
+  Result<Asset> clip_asset = load_input(o.clip_file, o.load);
   if (!clip_asset) return report_error(clip_asset.error().message);
 
   std::vector<std::size_t> clips;

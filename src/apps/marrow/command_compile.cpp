@@ -118,7 +118,7 @@ int run_compile(const CompileCommandOptions& o) {
     return report_error("--out " + o.out +
                         ": compiled clips are kept in marrow's archive only; name a .marrow file");
   }
-  Result<Asset> asset = load_asset(o.file, o.load);
+  Result<Asset> asset = load_input(o.file, o.load);
   if (!asset) return report_error(asset.error().message);
   if (asset->clips.empty()) return report_error(o.file + ": has no clip to compile");
   std::vector<std::size_t> chosen;

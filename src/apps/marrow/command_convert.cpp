@@ -39,7 +39,7 @@ int run_convert_file(const ConvertOptions& o) {
     return report_error("--to is for converting a folder; " + o.input +
                         " is a file (the output's extension picks the format)");
   }
-  Result<Asset> asset = load_asset(o.input, o.load);
+  Result<Asset> asset = load_input(o.input, o.load);
   if (!asset) return report_error(asset.error().message);
   std::vector<std::string> notes;
   Status st;
@@ -100,7 +100,7 @@ std::vector<Job> plan_jobs(const fs::path& root, const fs::path& out_root, const
 }
 
 void convert_one(Job& job, const LoadOptions& load) {
-  Result<Asset> asset = load_asset(job.input.string(), load);
+  Result<Asset> asset = load_input(job.input.string(), load);
   if (!asset) {
     job.error = asset.error().message;
     return;
@@ -184,7 +184,8 @@ void add_convert_command(CLI::App& app, std::function<int()>& run) {
       "file of a folder, in parallel, with --to");
   cmd->add_option("input", options->input, "Any file marrow reads, or a folder of them")
       ->required();
-  add_load_options(cmd, options->load);
+  add_load_options(cmd, options->load, &options->quiet,
+                   "Print nothing on success, reader notes included");
   cmd->add_option("output", options->output,
                   "The file to write (.glb, .gltf or .marrow), or the folder for a folder")
       ->required();
@@ -194,7 +195,6 @@ void add_convert_command(CLI::App& app, std::function<int()>& run) {
                 "For .gltf: embed the buffer as a data URI instead of writing a side .bin");
   cmd->add_option("--threads", options->threads,
                   "For a folder: files converted at once (default: one per core)");
-  cmd->add_flag("--quiet", options->quiet, "Print nothing on success");
   set_example(*cmd, "marrow convert assets/ converted/ --to glb");
   cmd->callback([options, &run] { run = [options] { return run_convert(*options); }; });
 }

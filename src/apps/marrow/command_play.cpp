@@ -48,7 +48,7 @@ Json event_json(const AnimationEvent& e, const ClipSet& set, const std::string& 
 }
 
 int run_play(const PlayCommandOptions& o) {
-  Result<Asset> asset = load_asset(o.file, o.load);
+  Result<Asset> asset = load_input(o.file, o.load);
   if (!asset) return report_error(asset.error().message);
   Result<AnimationScript> script = read_animation_script(o.script);
   if (!script) return report_error(script.error().message);

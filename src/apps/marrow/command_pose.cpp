@@ -52,7 +52,7 @@ int run_pose(const PoseOptions& o) {
   else if (o.wrap == "pingpong")
     wrap = WrapMode::kPingPong;
 
-  Result<Asset> asset = load_asset(o.file, o.load);
+  Result<Asset> asset = load_input(o.file, o.load);
   if (!asset) return report_error(asset.error().message);
   if (!o.clip_file.empty()) {
     Status st = use_clips_of(*asset, o.clip_file, o.load);

@@ -205,7 +205,7 @@ class FramePoses {
 // Step 2: the file, with --clip-file's clips bound in, and what --clip / --layer / --script
 // select.
 Status load(const RenderOptions& o, Asset& asset, std::optional<FramePoses>& poses) {
-  Result<Asset> loaded = load_asset(o.file, o.load);
+  Result<Asset> loaded = load_input(o.file, o.load);
   if (!loaded) return loaded.error();
   asset = std::move(loaded).value();
   if (!o.clip_file.empty()) {

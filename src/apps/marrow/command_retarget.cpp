@@ -99,9 +99,9 @@ void list(std::ostream& out, const Skeleton& s, const std::vector<JointIndex>& j
 }
 
 int run_retarget(const RetargetCommandOptions& o) {
-  Result<Asset> source = load_asset(o.source_file, o.load);
+  Result<Asset> source = load_input(o.source_file, o.load);
   if (!source) return report_error(source.error().message);
-  Result<Asset> target = load_asset(o.target_file, o.load);
+  Result<Asset> target = load_input(o.target_file, o.load);
   if (!target) return report_error(target.error().message);
   if (source->clips.empty()) return report_error(o.source_file + ": has no clips to retarget");
   std::vector<std::size_t> clips;
@@ -242,9 +242,9 @@ void add_retarget_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--method", options->method,
                   "rest-relative (default) or copy-local (the naive name copy, for comparison)");
   cmd->add_flag("--keep-clips", options->keep_clips, "Keep the target file's own clips too");
-  add_load_options(cmd, options->load);
+  add_load_options(cmd, options->load, &options->quiet,
+                   "Print nothing on success, reader notes included");
   set_example(*cmd, "marrow retarget Soldier.glb Xbot.glb -o xbot_walk.glb --clip Walk");
-  cmd->add_flag("--quiet", options->quiet, "Print nothing on success");
   cmd->callback([options, &run] { run = [options] { return run_retarget(*options); }; });
 }
 

@@ -1,5 +1,7 @@
 #include "layers.h"
 
+#include "commands.h"
+
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -200,7 +202,7 @@ PoseSamples LayerStack::sample(std::span<const float> times, WrapMode wrap) cons
 }
 
 Status use_clips_of(Asset& asset, const std::string& clip_file, const LoadOptions& load) {
-  Result<Asset> other = load_asset(clip_file, load);
+  Result<Asset> other = load_input(clip_file, load);
   if (!other) return other.error();
   std::vector<Clip> clips;
   const MorphLayout morphs = MorphLayout::build(asset.meshes);

@@ -2,6 +2,8 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <mutex>
+#include <set>
 #include <sstream>
 
 #include "base/sanitizer_build.h"
@@ -14,11 +16,43 @@
 
 namespace marrow::cli {
 
-void add_load_options(CLI::App* cmd, LoadOptions& options) {
+namespace {
+
+// --quiet: what the readers noticed is not printed. One flag for the whole run, whichever
+// command took it.
+bool g_quiet_notes = false;
+
+}  // namespace
+
+void add_load_options(CLI::App* cmd, LoadOptions& options, bool* quiet,
+                      const std::string& quiet_help) {
   cmd->add_option("--ticks-per-second", options.ticks_per_second,
                   "Rate of clips whose file gives none (.X without AnimTicksPerSecond: 4800; "
                   "SMD: 30); a rate in the file wins")
       ->check(CLI::PositiveNumber);
+  cmd->add_flag_callback(
+      "--quiet",
+      [quiet] {
+        g_quiet_notes = true;
+        if (quiet) *quiet = true;
+      },
+      quiet_help.empty() ? "Do not print what the readers noticed in the input files (the notes "
+                           "`marrow info` lists)"
+                         : quiet_help);
+}
+
+Result<Asset> load_input(const std::string& path, const LoadOptions& options) {
+  Result<Asset> asset = load_asset(path, options);
+  // Once per file, though a command may read a file twice (a clip file given for two layers);
+  // `convert` of a folder reads from several threads.
+  static std::mutex mutex;
+  static std::set<std::string> noted;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (asset && !g_quiet_notes && noted.insert(path).second) {
+    for (const std::string& note : asset->warnings)
+      std::cerr << "marrow: note: " << path << ": " << note << "\n";
+  }
+  return asset;
 }
 
 int report_error(const std::string& message) {
