@@ -31,6 +31,9 @@ TEST(ReaderNotes, EveryCommandThatReadsAFilePrintsItsNotesOnceAndQuietSilencesTh
   std::ofstream(file) << kBvh;
   const std::string note =
       "marrow: note: " + file + ": its content is BVH text, not what the name's '.glb' says";
+  // A BVH's one clip is named after the file's stem.
+  const std::string script = (s.dir / "play.json").string();
+  std::ofstream(script) << R"({"timeline": [{"t": 0, "play": {"clip": "walk"}}]})";
   const std::vector<std::vector<std::string>> commands = {
       {"pose", file},
       {"render", file, "--out", (s.dir / "out.png").string()},
@@ -40,6 +43,7 @@ TEST(ReaderNotes, EveryCommandThatReadsAFilePrintsItsNotesOnceAndQuietSilencesTh
       {"retarget", file, file, "-o", (s.dir / "retargeted.glb").string()},
       {"autoskin", file, "--skeleton", file, "-o", (s.dir / "bound.glb").string()},
       {"check", file, file},
+      {"play", file, "--script", script},
   };
   for (std::vector<std::string> args : commands) {
     SCOPED_TRACE(args[0]);
