@@ -4,7 +4,9 @@
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD_DIR := build
 ASAN_DIR := build-asan
-FUZZ_DIR := build-fuzz
+# The fuzz targets are built in the sanitizer suite's folder: the libraries they fuzz are compiled
+# once, with ASan + UBSan and libFuzzer's coverage, for both (docs/building.md).
+FUZZ_DIR := $(ASAN_DIR)
 TSAN_DIR := build-tsan
 COVERAGE_DIR := build-coverage
 # The sanitizer, fuzz, ThreadSanitizer and coverage builds use clang (libFuzzer and the sanitizer
@@ -37,7 +39,7 @@ DEB_PACKAGES := $(DEMO_PACKAGES) git libgtest-dev libgmock-dev \
   python3-dev pybind11-dev python3-numpy python3-pytest \
   clang-14 libclang-rt-14-dev llvm-14 lld-14 lld
 
-.PHONY: all deps deps-demo configure configure-cli build build-cli test test-release test-asan test-tsan fuzz fuzz-build \
+.PHONY: all deps deps-demo configure configure-cli build build-cli test test-release configure-asan test-asan test-tsan fuzz fuzz-build \
   fuzz-report demo bench soak format format-check clean install
 
 # `make build` also builds the Python module into build/python: PYTHONPATH=build/python python3
@@ -81,16 +83,19 @@ test: build test-release test-asan
 test-release: build
 	@cd $(BUILD_DIR) && ../$(TIMED) "Release tests" ctest --output-on-failure -j $(JOBS)
 
-# AddressSanitizer + UndefinedBehaviorSanitizer build of the whole test suite: clang, the libraries
-# at -O1 (the SIMD kernels at -O0, src/CMakeLists.txt), the tests' own code at -O0
-# (tests/CMakeLists.txt), which builds and runs it in less time than GCC at -O0
-# (docs/building.md). Without the Python module: an instrumented
+# AddressSanitizer + UndefinedBehaviorSanitizer build of the whole test suite and the fuzz targets:
+# clang, the libraries at -O1 (the SIMD kernels at -O0, src/CMakeLists.txt) and instrumented for
+# libFuzzer's coverage, the tests' own code at -O0 (tests/CMakeLists.txt), which builds and runs
+# it in less time than GCC at -O0 (docs/building.md). Without the Python module: an instrumented
 # extension needs the sanitizer runtime preloaded into python3; the Release pass runs the Python
 # tests.
-test-asan: deps
+configure-asan: deps
 	@cmake -S . -B $(ASAN_DIR) $(CMAKE_GEN) $(LAUNCHER) -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
 	  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$(INSTRUMENTED_FLAGS)" \
-	  -DMARROW_SANITIZE=ON -DMARROW_BUILD_BENCH=OFF -DMARROW_BUILD_PYTHON=OFF >/dev/null
+	  -DMARROW_SANITIZE=ON -DMARROW_FUZZ=ON -DMARROW_BUILD_TESTS=ON -DMARROW_BUILD_BENCH=OFF \
+	  -DMARROW_BUILD_PYTHON=OFF >/dev/null
+
+test-asan: configure-asan
 	@$(TIMED) "ASan + UBSan build" cmake --build $(ASAN_DIR) -j $(JOBS)
 	@cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ../$(TIMED) "ASan + UBSan tests" \
@@ -111,10 +116,9 @@ fuzz: fuzz-build
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_PARALLEL=$(FUZZ_PARALLEL) FUZZ_RSS_MB=$(FUZZ_RSS_MB) \
 	  FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) scripts/fuzz.sh $(FUZZ_DIR)
 
-fuzz-build: deps
-	@cmake -S . -B $(FUZZ_DIR) $(CMAKE_GEN) $(LAUNCHER) -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
-	  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$(INSTRUMENTED_FLAGS)" \
-	  -DMARROW_FUZZ=ON -DMARROW_BUILD_TESTS=OFF -DMARROW_BUILD_BENCH=OFF -DMARROW_BUILD_PYTHON=OFF >/dev/null
+# Only the fuzz targets and what they link, in the sanitizer suite's folder: after `make test`
+# that is the targets themselves.
+fuzz-build: configure-asan
 	@$(TIMED) "fuzz build" cmake --build $(FUZZ_DIR) -j $(JOBS) --target marrow_fuzz_all
 
 # The figures of docs/reliability.md: line coverage of each target's corpus (clang source-based
@@ -147,4 +151,4 @@ format-check:
 	@git ls-files '*.h' '*.cpp' | xargs clang-format --dry-run -Werror
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) $(TSAN_DIR) $(COVERAGE_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(TSAN_DIR) $(COVERAGE_DIR)
