@@ -109,6 +109,9 @@ TEST(Obj, ErrorsNameTheLine) {
   expect_error("v 0 0 nan\n", "shape.obj:1:", "'nan' is not a finite number");
   // Finite as a double, infinite as the float tinyobjloader stores (found by fuzzing).
   expect_error("v 0 0 1e39\n", "shape.obj:1:", "'1e39' is not a finite number");
+  // Zero, but tinyobjloader computes 0 x 5^194739 = NaN (found by fuzzing): refused by the line.
+  expect_error("v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0.e194739 0 1\nf 1//1 2//1 3//1\n",
+               "shape.obj:4:", "'0.e194739' has an exponent beyond 300");
   expect_error("v 0 0\n", "shape.obj:1:", "vertex position needs at least 3 numbers");
   expect_error("v 0 0 0\nv 1 0 0\n\n# c\nf 1 2\n",
                "shape.obj:5:", "a face needs at least 3 vertices");

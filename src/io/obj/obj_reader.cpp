@@ -44,6 +44,22 @@ bool parse_number(std::string_view s, double& out) {
          std::fabs(out) <= std::numeric_limits<float>::max();
 }
 
+// tinyobjloader assembles a number as mantissa x 5^e x 2^e: an exponent past about 440 gives
+// infinity, and 0 x infinity NaN, whatever the number's value ("0.e500" is 0). Exponents beyond
+// this are refused rather than read wrong.
+constexpr long kMaxExponent = 300;
+
+bool exponent_beyond_limit(std::string_view s) {
+  const std::size_t e = s.find_first_of("eE");
+  if (e == std::string_view::npos) return false;
+  std::string_view digits = s.substr(e + 1);
+  if (!digits.empty() && (digits.front() == '+' || digits.front() == '-')) digits.remove_prefix(1);
+  while (!digits.empty() && digits.front() == '0') digits.remove_prefix(1);
+  long exponent = 0;
+  const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), exponent);
+  return ec != std::errc() || exponent > kMaxExponent;
+}
+
 bool parse_index(std::string_view s, long long& out) {
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);
   const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
@@ -77,6 +93,10 @@ std::optional<Error> prevalidate(std::string_view text, const std::string& name)
         if (!parse_number(t[i], v))
           return make_error(where, std::string(what) + ": '" + std::string(t[i]) +
                                        "' is not a finite number a float can hold");
+        if (exponent_beyond_limit(t[i]))
+          return make_error(where, std::string(what) + ": '" + std::string(t[i]) +
+                                       "' has an exponent beyond " + std::to_string(kMaxExponent) +
+                                       ", which the OBJ parser cannot read");
       }
       return std::nullopt;
     };
@@ -182,10 +202,12 @@ void add_materials(const std::vector<tinyobj::material_t>& materials, const std:
   for (const tinyobj::material_t& m : materials) {
     Material material;
     material.name = m.name;
-    const float d = std::isfinite(m.dissolve) ? std::clamp(float(m.dissolve), 0.0f, 1.0f) : 1.0f;
-    material.base_color_factor = {std::clamp(float(m.diffuse[0]), 0.0f, 1.0f),
-                                  std::clamp(float(m.diffuse[1]), 0.0f, 1.0f),
-                                  std::clamp(float(m.diffuse[2]), 0.0f, 1.0f), d};
+    // In [0, 1]; a value the parser made infinite or NaN (an .mtl is not prevalidated) is 1.
+    auto unit = [](double v) {
+      return std::isfinite(v) ? std::clamp(static_cast<float>(v), 0.0f, 1.0f) : 1.0f;
+    };
+    const float d = unit(m.dissolve);
+    material.base_color_factor = {unit(m.diffuse[0]), unit(m.diffuse[1]), unit(m.diffuse[2]), d};
     if (d < 1) material.alpha_mode = AlphaMode::kBlend;
     if (!m.diffuse_texname.empty()) {
       const std::string path =
@@ -198,7 +220,7 @@ void add_materials(const std::vector<tinyobj::material_t>& materials, const std:
         image = static_cast<int>(asset.images.size());
         asset.images.push_back({m.diffuse_texname, path, {}, ""});
       }
-      material.base_color_texture = image;
+      material.base_color.image = image;
     }
     asset.materials.push_back(std::move(material));
   }
@@ -217,6 +239,16 @@ Result<Asset> build(const tinyobj::ObjReader& reader, const std::string& name,
   add_materials(reader.GetMaterials(), mtl_dir, asset);
 
   const tinyobj::attrib_t& attrib = reader.GetAttrib();
+  // What prevalidate() cannot foresee of the parser's arithmetic, checked on what it produced.
+  const std::pair<const char*, const std::vector<tinyobj::real_t>*> arrays[] = {
+      {"vertex position", &attrib.vertices},
+      {"normal", &attrib.normals},
+      {"texture coordinate", &attrib.texcoords}};
+  for (const auto& [what, values] : arrays) {
+    for (tinyobj::real_t v : *values)
+      if (!std::isfinite(v))
+        return Error{name + ": a " + what + " is not finite as the OBJ parser read it"};
+  }
   const auto& shapes = reader.GetShapes();
   for (std::size_t s = 0; s < shapes.size(); ++s) {
     const tinyobj::mesh_t& m = shapes[s].mesh;
