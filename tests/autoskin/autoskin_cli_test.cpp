@@ -52,6 +52,16 @@ class AutoskinCommand : public ::testing::Test {
       obj << "f " << tube.indices[i] + 1 << " " << tube.indices[i + 1] + 1 << " "
           << tube.indices[i + 2] + 1 << "\n";
     vertices_ = tube.positions.size();
+    // The same tube in centimetres, and 2.5 times as tall.
+    for (auto [name, scale] :
+         {std::pair{"tube_cm.obj", 100.0f}, std::pair{"tube_tall.obj", 2.5f}}) {
+      std::ofstream scaled(dir_ / name);
+      for (Vec3 p : tube.positions)
+        scaled << "v " << p.x * scale << " " << p.y * scale << " " << p.z * scale << "\n";
+      for (std::size_t i = 0; i < tube.indices.size(); i += 3)
+        scaled << "f " << tube.indices[i] + 1 << " " << tube.indices[i + 1] + 1 << " "
+               << tube.indices[i + 2] + 1 << "\n";
+    }
     // root (0,0,0) -> mid (0,1,0) -> tip (0,2,0), and a clip bending mid.
     std::ofstream gltf(dir_ / "skeleton.gltf");
     gltf << R"({"asset": {"version": "2.0"},
@@ -164,6 +174,35 @@ TEST_F(AutoskinCommand, EvaluatePrintsTheMetricsAsTextAndJson) {
     EXPECT_NE(o.exit_code, 0);
     EXPECT_NE(o.err.find("no clip animates a joint"), std::string::npos) << o.err;
   }
+}
+
+// The tube is 2 units tall, the skeleton's joints span 2 m (glTF's unit). In centimetres the
+// tube is 200 across, 100 times the skeleton: refused with both sizes, bound with --force.
+// 2.5 times as tall (5 against 2) is within the factor of 3 and binds without a word.
+TEST_F(AutoskinCommand, ASkeletonInOtherUnitsIsRefusedUnlessForced) {
+  const std::string skel = (dir_ / "skeleton.gltf").string();
+  const std::string cm = (dir_ / "tube_cm.obj").string();
+  const fs::path out = dir_ / "out.glb";
+  Outcome o = run_marrow(dir_, "autoskin " + cm + " --skeleton " + skel + " -o " + out.string());
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.err.find("the mesh (" + cm + ") is 200 units across and the skeleton (" + skel +
+                       ") 2 m, 100 times smaller: are they in the same units?"),
+            std::string::npos)
+      << o.err;
+  EXPECT_NE(o.err.find("--force"), std::string::npos) << o.err;
+  EXPECT_FALSE(fs::exists(out));
+
+  o = run_marrow(dir_, "autoskin " + cm + " --skeleton " + skel +
+                           " --method proximity --force -o " + out.string());
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.err.find("marrow: warning: autoskin: the mesh"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("bound as given (--force)"), std::string::npos) << o.err;
+  EXPECT_TRUE(fs::exists(out));
+
+  o = run_marrow(dir_, "autoskin " + (dir_ / "tube_tall.obj").string() + " --skeleton " + skel +
+                           " --method proximity -o " + (dir_ / "tall.glb").string());
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(o.err.find("same units"), std::string::npos) << o.err;
 }
 
 }  // namespace

@@ -483,5 +483,27 @@ TEST(Evaluate, MetricsMatchAHandComputation) {
   EXPECT_NEAR(e->max_distance, max, 1e-5);
 }
 
+// Extents by hand: the chain's joints span y 0..2; a box 0.5 x 3 x 1 around it is 3 across.
+TEST(Extents, AreTheLongestSidesAndTheirRatio) {
+  const Skeleton skeleton = chain();
+  auto rig = autoskin::rig_from_rest_pose(skeleton);
+  ASSERT_TRUE(rig.ok());
+  const std::vector<Vec3> box{{0, -0.5f, 0}, {0.5f, 2.5f, 1}, {0.25f, 1, 0.5f}};
+  const std::vector<MeshPart> parts{{box, {}, "box"}};
+  const autoskin::Extents e = autoskin::measure_extents(parts, *rig);
+  EXPECT_FLOAT_EQ(e.mesh, 3.0f);
+  EXPECT_FLOAT_EQ(e.skeleton, 2.0f);
+  EXPECT_FLOAT_EQ(e.ratio(), 1.5f);
+  EXPECT_FLOAT_EQ((autoskin::Extents{0.2f, 1.8f}).ratio(), 9.0f);
+  // Only the rig's bone joints count: root and mid span 1.
+  auto two = autoskin::rig_from_rest_pose(skeleton, std::vector<JointIndex>{0, 1});
+  ASSERT_TRUE(two.ok());
+  EXPECT_FLOAT_EQ(autoskin::measure_extents(parts, *two).skeleton, 1.0f);
+  // One joint: no size to compare, so no ratio.
+  auto one = autoskin::rig_from_rest_pose(skeleton, std::vector<JointIndex>{1});
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(autoskin::measure_extents(parts, *one).ratio(), 0.0f);
+}
+
 }  // namespace
 }  // namespace marrow

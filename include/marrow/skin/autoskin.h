@@ -122,6 +122,19 @@ struct Binding {
 // parts loaded separately move as one). Errors name the part and the place.
 Result<Binding> bind_mesh(std::span<const MeshPart> parts, const Rig& rig, const Options& options);
 
+// How big the mesh and the skeleton are, to tell whether they are in the same units: the longest
+// side of each one's axis-aligned bounding box (the parts' vertices; the rig's bone joints where
+// the rig places them). A skeleton is a little smaller than its body (the joints lie inside it);
+// one that is several times larger or smaller was made in other units.
+struct Extents {
+  float mesh = 0;
+  float skeleton = 0;
+  // The larger extent over the smaller (1 when equal); 0 when either is zero (a one-joint
+  // skeleton, a flat point cloud), where sizes say nothing.
+  float ratio() const;
+};
+Extents measure_extents(std::span<const MeshPart> parts, const Rig& rig);
+
 // Writes a part's weights into a mesh as its influences and sets its skin index.
 void apply(const PartWeights& weights, int skin_index, SkinnedMesh& mesh);
 

@@ -1,7 +1,10 @@
 // `marrow autoskin`: bind a mesh to a skeleton automatically and write a skinned glTF, or
 // measure the automatic weights against a rigged file's own (--evaluate). docs/autoskin.md.
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -41,8 +44,13 @@ struct AutoskinOptions {
   double reach = 2.0;
   float frame_rate = 30;
   bool quiet = false;
+  bool force = false;  // bind even when the mesh and the skeleton look like different units
   LoadOptions load;
 };
+
+// Mesh and skeleton extents further apart than this are taken for different units: a skeleton's
+// joints span a little less than its body, never a third or three times of it.
+constexpr float kUnitMismatchRatio = 3;
 
 // Progress of heat's stages (visibility, laplacian, factorize, solve) as a bar on a terminal;
 // nothing when stderr is piped. Shared, since std::function copies its target.
@@ -145,6 +153,32 @@ std::vector<SkinnedMesh> placed_meshes(const Asset& asset) {
   return out;
 }
 
+// The unit of a file's coordinates where its format defines one: glTF's are metres, and the
+// Collada reader converts a document's <unit> to metres. Other formats state none.
+std::string length_unit(const std::string& file) {
+  std::string ext = std::filesystem::path(file).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext == ".gltf" || ext == ".glb" || ext == ".dae" ? " m" : " units";
+}
+
+// A skeleton several times larger or smaller than the mesh binds every vertex to the wrong bones
+// (the result falls apart when it moves): refused unless --force, which binds with a warning.
+Status check_sizes(const AutoskinOptions& o, const autoskin::Extents& extents) {
+  const float ratio = extents.ratio();
+  if (!(ratio > kUnitMismatchRatio)) return {};
+  std::ostringstream m;
+  m << std::setprecision(3) << "the mesh (" << o.mesh << ") is " << extents.mesh
+    << length_unit(o.mesh) << " across and the skeleton (" << o.skeleton << ") " << extents.skeleton
+    << length_unit(o.skeleton) << ", " << ratio << " times "
+    << (extents.skeleton < extents.mesh ? "smaller" : "larger")
+    << ": are they in the same units? Scale one to the other first";
+  if (!o.force) return make_error("autoskin", m.str() + " (--force binds them as they are)");
+  if (!o.quiet)
+    std::cerr << "marrow: warning: autoskin: " << m.str() << "; bound as given (--force)\n";
+  return {};
+}
+
 int run_bind(const AutoskinOptions& o) {
   if (o.mesh.empty()) return report_error("autoskin: give a MESH file (or --evaluate FILE)");
   if (o.skeleton.empty()) return report_error("autoskin: --skeleton FILE is required");
@@ -161,6 +195,7 @@ int run_bind(const AutoskinOptions& o) {
   out.skeleton = skel_asset->skeleton;
   out.source_index = skel_asset->source_index;
   out.clips = skel_asset->clips;
+  out.rate_sources = skel_asset->rate_sources;      // a guessed rate stays marked as one
   out.compiled_clips = skel_asset->compiled_clips;  // same skeleton, same clips
   // The bones: the skeleton file's first skin where it has one (its joints, placed by its
   // inverse bind matrices), otherwise every joint at its rest pose.
@@ -181,6 +216,8 @@ int run_bind(const AutoskinOptions& o) {
       box.max = {std::max(box.max.x, p.x), std::max(box.max.y, p.y), std::max(box.max.z, p.z)};
     }
   }
+  if (Status st = check_sizes(o, autoskin::measure_extents(parts, *rig)); !st)
+    return report_error(st.error().message);
   // A skeleton outside the mesh usually means different units or placement.
   {
     const Vec3 margin = (box.max - box.min) * 0.1f;
@@ -342,6 +379,9 @@ void add_autoskin_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("-o,--output", o->output, "The skinned file to write (.glb, .gltf, .marrow)");
   cmd->add_option("--evaluate", o->evaluate,
                   "A rigged file: recompute its weights and compare with the artist's");
+  cmd->add_flag("--force", o->force,
+                "Bind even when the mesh and the skeleton differ in size by more than "
+                "3 times (other units)");
   cmd->add_option("--method", o->method, "proximity or heat (default heat)")
       ->check(CLI::IsMember({"proximity", "heat"}));
   cmd->add_option("--max-influences", o->max_influences,

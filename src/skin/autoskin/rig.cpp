@@ -83,6 +83,43 @@ Result<Rig> rig_from_skin(const Skeleton& skeleton, const Skin& skin) {
   return rig;
 }
 
+namespace {
+
+// The longest side of the box around `points`; 0 for none.
+template <typename Points>
+float longest_side(const Points& points) {
+  bool any = false;
+  Vec3 lo{}, hi{};
+  points([&](Vec3 p) {
+    lo = any ? Vec3{std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)} : p;
+    hi = any ? Vec3{std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)} : p;
+    any = true;
+  });
+  const Vec3 size = hi - lo;
+  return std::max({size.x, size.y, size.z});
+}
+
+}  // namespace
+
+float Extents::ratio() const {
+  if (!(mesh > 0) || !(skeleton > 0)) return 0;
+  return std::max(mesh, skeleton) / std::min(mesh, skeleton);
+}
+
+Extents measure_extents(std::span<const MeshPart> parts, const Rig& rig) {
+  Extents e;
+  e.mesh = longest_side([&](auto&& add) {
+    for (const MeshPart& part : parts)
+      for (Vec3 p : part.positions)
+        if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) add(p);
+  });
+  e.skeleton = longest_side([&](auto&& add) {
+    for (JointIndex j : rig.joints)
+      if (j < rig.bind_model.size()) add(rig.bind_model[j].translation());
+  });
+  return e;
+}
+
 std::vector<Bone> build_bones(const Rig& rig) {
   const Skeleton& s = *rig.skeleton;
   std::vector<int> rig_index(s.size(), -1);
