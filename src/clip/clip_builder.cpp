@@ -5,6 +5,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <vector>
 
 #include "marrow/math/quat.h"
 
@@ -202,6 +203,74 @@ Result<Clip> ClipBuilder::build(std::size_t joint_count, std::string_view where)
   std::stable_sort(clip.events_.begin(), clip.events_.end(),
                    [](const ClipEvent& a, const ClipEvent& b) { return a.time < b.time; });
   return clip;
+}
+
+namespace {
+
+// `count` key times from `first`, times `scale`.
+std::vector<float> scaled_times(const Clip& clip, std::uint32_t first, std::uint32_t count,
+                                double scale) {
+  std::vector<float> times(count);
+  for (std::uint32_t k = 0; k < count; ++k)
+    times[k] = static_cast<float>(clip.times()[first + k] * scale);
+  return times;
+}
+
+// The values of `keys` keys of `width` floats each from `first`; a cubic spline's in- and
+// out-tangents (the first and last third of each key) divided by `scale`.
+std::vector<float> scaled_values(const Clip& clip, Interpolation interpolation, std::uint32_t first,
+                                 std::uint32_t keys, std::uint32_t width, double scale) {
+  const std::uint32_t stride = interpolation == Interpolation::kCubicSpline ? 3 * width : width;
+  std::vector<float> values(clip.values().begin() + first,
+                            clip.values().begin() + first + std::size_t{keys} * stride);
+  if (interpolation != Interpolation::kCubicSpline) return values;
+  for (std::uint32_t k = 0; k < keys; ++k)
+    for (std::uint32_t c = 0; c < width; ++c) {
+      float* key = values.data() + std::size_t{k} * stride;
+      key[c] = static_cast<float>(key[c] / scale);
+      key[2 * width + c] = static_cast<float>(key[2 * width + c] / scale);
+    }
+  return values;
+}
+
+}  // namespace
+
+Result<Clip> rescale_clip_time(const Clip& clip, double scale, double ticks_per_second,
+                               std::string_view where) {
+  if (!(std::isfinite(scale) && scale > 0))
+    return make_error(where, "time scale " + std::to_string(scale) + " is not positive");
+  ClipBuilder builder(clip.name());
+  builder.set_ticks_per_second(ticks_per_second);
+  builder.set_duration(static_cast<float>(clip.duration() * scale));
+  const std::span<const std::string> joint_names = clip.track_joint_names();
+  for (std::size_t t = 0; t < clip.tracks().size(); ++t) {
+    const Track& track = clip.tracks()[t];
+    const std::vector<float> times = scaled_times(clip, track.first_key, track.key_count, scale);
+    const std::vector<float> values =
+        scaled_values(clip, track.interpolation, track.first_value, track.key_count,
+                      components_of(track.target), scale);
+    if (Status st = builder.add_track(track.joint,
+                                      t < joint_names.size() ? joint_names[t] : std::string_view{},
+                                      track.target, track.interpolation, times, values, where);
+        !st)
+      return st.error();
+  }
+  const std::span<const std::string> node_names = clip.weight_track_node_names();
+  for (std::size_t t = 0; t < clip.weight_tracks().size(); ++t) {
+    const WeightTrack& track = clip.weight_tracks()[t];
+    const std::vector<float> times = scaled_times(clip, track.first_key, track.key_count, scale);
+    const std::vector<float> values = scaled_values(clip, track.interpolation, track.first_value,
+                                                    track.key_count, track.weight_count, scale);
+    if (Status st = builder.add_weight_track(
+            track.node, t < node_names.size() ? node_names[t] : std::string_view{},
+            track.first_weight, track.weight_count, track.interpolation, times, values, where);
+        !st)
+      return st.error();
+  }
+  builder.set_weight_count(clip.weight_count());
+  for (const ClipEvent& e : clip.events())
+    builder.add_event(static_cast<float>(e.time * scale), e.name);
+  return builder.build(clip.joint_count(), where);
 }
 
 }  // namespace marrow

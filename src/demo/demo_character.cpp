@@ -357,8 +357,8 @@ Asset make_demo_character() {
   for (const Capsule& c : capsules) add_capsule(mesh, c);
   Material cloth;
   cloth.name = "demo cloth";
-  cloth.base_color_texture = 0;
-  cloth.wrap_u = TextureWrap::kClampToEdge;
+  cloth.base_color.image = 0;
+  cloth.base_color.wrap_u = TextureWrap::kClampToEdge;
   asset.materials.push_back(cloth);
   asset.images.push_back({"demo stripes", "", stripes_png(), "image/png"});
   mesh.material = 0;

@@ -1,9 +1,11 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <vector>
 
 #include "format_sniff.h"
+#include "marrow/clip/clip_builder.h"
 #include "marrow/io/archive.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/assimp_import.h"
@@ -104,7 +106,38 @@ bool is_readable_extension(const std::string& path) {
   return std::find(std::begin(kReadable), std::end(kReadable), ext) != std::end(kReadable);
 }
 
-Result<Asset> load_asset(const std::string& path, const LoadOptions& options) {
+namespace {
+
+// A clip whose rate was a format's default when an earlier conversion read it (a glTF's or an
+// archive's record says so) counted its keys in ticks of that default: at the rate the user now
+// gives, each tick is old / new times as long.
+Status apply_rate_option(Asset& asset, double ticks_per_second) {
+  for (std::size_t c = 0; c < asset.clips.size(); ++c) {
+    if (asset.rate_source(c) != RateSource::kDefault) continue;
+    const Clip& clip = asset.clips[c];
+    const double old_rate = clip.ticks_per_second();
+    if (old_rate != ticks_per_second && old_rate > 0) {
+      Result<Clip> rescaled =
+          rescale_clip_time(clip, old_rate / ticks_per_second, ticks_per_second, asset.source);
+      if (!rescaled) return rescaled.error();
+      std::ostringstream note;
+      note << "clip '" << clip.name() << "': its " << old_rate
+           << " ticks/s were a default, not the file's; read at " << ticks_per_second
+           << " ticks/s (--ticks-per-second), its times scaled by " << old_rate / ticks_per_second;
+      if (c < asset.compiled_clips.size() && asset.compiled_clips[c]) {
+        asset.compiled_clips[c].reset();
+        note << "; its compiled form, made for the old times, is dropped";
+      }
+      asset.warnings.push_back(note.str());
+      asset.clips[c] = std::move(rescaled).value();
+    }
+    asset.rate_sources.resize(asset.clips.size(), RateSource::kFile);
+    asset.rate_sources[c] = RateSource::kOption;
+  }
+  return {};
+}
+
+Result<Asset> read_asset(const std::string& path, const LoadOptions& options) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return Error{path + ": is a directory, not a file"};
   if (!std::filesystem::exists(path, ec)) return Error{path + ": no such file"};
@@ -122,6 +155,16 @@ Result<Asset> load_asset(const std::string& path, const LoadOptions& options) {
   return Error{path + ": unsupported file type '" + ext +
                "' (marrow reads .gltf, .glb, .x, .bvh, .fbx, .dae, .md5mesh, .md5anim, .smd, .obj "
                "and .marrow)"};
+}
+
+}  // namespace
+
+Result<Asset> load_asset(const std::string& path, const LoadOptions& options) {
+  Result<Asset> asset = read_asset(path, options);
+  if (asset && options.ticks_per_second > 0) {
+    if (Status st = apply_rate_option(*asset, options.ticks_per_second); !st) return st.error();
+  }
+  return asset;
 }
 
 }  // namespace marrow

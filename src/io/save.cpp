@@ -13,7 +13,7 @@ Status save_asset(const Asset& asset, const std::string& path, std::vector<std::
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (ext == ".glb" || ext == ".gltf") return write_gltf(asset, path, {}, notes);
-  if (ext == ".marrow") return write_archive(asset, path);
+  if (ext == ".marrow") return write_archive(asset, path, notes);
   return Error{path + ": cannot write '" + ext + "' files (marrow writes .glb, .gltf and .marrow)"};
 }
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 
@@ -45,21 +45,6 @@ Vec3 normalized(Vec3 v) {
 // works in.
 Vec3 encode(float r, float g, float b) {
   return {linear_to_srgb(r), linear_to_srgb(g), linear_to_srgb(b)};
-}
-
-// The encoded bytes of an image: embedded, or read from its file (at most 256 MiB).
-Result<std::vector<std::uint8_t>> image_bytes(const MaterialImage& image) {
-  if (!image.bytes.empty()) return image.bytes;
-  if (image.path.empty()) return Error{"no data"};
-  std::ifstream in(image.path, std::ios::binary | std::ios::ate);
-  if (!in) return Error{"cannot open " + image.path};
-  const std::streamoff size = in.tellg();
-  if (size <= 0 || size > (std::streamoff{1} << 28)) return Error{image.path + ": bad size"};
-  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
-  in.seekg(0);
-  if (!in.read(reinterpret_cast<char*>(bytes.data()), size))
-    return Error{"cannot read " + image.path};
-  return bytes;
 }
 
 // The ground's grid as a texture: one cell, a light tile with a darker line along two edges,
@@ -221,25 +206,31 @@ Result<SceneRenderer> SceneRenderer::create(const Asset& asset, const SceneStyle
   std::map<std::tuple<int, TextureWrap, TextureWrap>, int> texture_of;
   std::vector<std::string> unreadable;
   std::vector<bool> image_failed(asset.images.size(), false);
+  // Materials whose base-colour texture reads another UV set or is transformed
+  // (KHR_texture_transform): drawn from set 0 as it is, which the notes say.
+  std::set<std::string> approximated;
   auto texture_for = [&](const SkinnedMesh& mesh) -> int {
     if (!style.textures || !style.weights_joint.empty() || mesh.material < 0 ||
         static_cast<std::size_t>(mesh.material) >= asset.materials.size() ||
         mesh.uvs.size() != mesh.vertex_count())
       return -1;
     const Material& m = asset.materials[static_cast<std::size_t>(mesh.material)];
-    if (m.base_color_texture < 0 ||
-        static_cast<std::size_t>(m.base_color_texture) >= asset.images.size())
+    if (m.base_color.image < 0 ||
+        static_cast<std::size_t>(m.base_color.image) >= asset.images.size())
       return -1;
-    const auto key = std::make_tuple(m.base_color_texture, m.wrap_u, m.wrap_v);
+    if (m.base_color.texcoord != 0 || m.base_color.transform)
+      approximated.insert(m.name.empty() ? "(unnamed)" : m.name);
+    const auto key = std::make_tuple(m.base_color.image, m.base_color.wrap_u, m.base_color.wrap_v);
     if (const auto it = texture_of.find(key); it != texture_of.end()) return it->second;
-    const std::size_t image_index = static_cast<std::size_t>(m.base_color_texture);
+    const std::size_t image_index = static_cast<std::size_t>(m.base_color.image);
     const MaterialImage& image = asset.images[image_index];
     int index = -1;
     if (!image_failed[image_index]) {
       const std::string name = image.path.empty() ? "image '" + image.name + "'" : image.path;
       Result<std::vector<std::uint8_t>> bytes = image_bytes(image);
-      Result<Texture> texture = bytes ? Texture::decode(*bytes, name, m.wrap_u, m.wrap_v)
-                                      : Result<Texture>(bytes.error());
+      Result<Texture> texture =
+          bytes ? Texture::decode(*bytes, name, m.base_color.wrap_u, m.base_color.wrap_v)
+                : Result<Texture>(bytes.error());
       if (texture) {
         index = static_cast<int>(r.textures_.size());
         r.textures_.emplace_back(std::move(texture).value());
@@ -303,6 +294,13 @@ Result<SceneRenderer> SceneRenderer::create(const Asset& asset, const SceneStyle
       }
     }
     r.meshes_.push_back(std::move(state));
+  }
+  if (!approximated.empty()) {
+    std::string names;
+    for (const std::string& n : approximated) names += (names.empty() ? "'" : ", '") + n + "'";
+    r.notes_.push_back("material(s) " + names +
+                       ": the base-colour texture is drawn from UV set 0 without its texture "
+                       "transform, which the renderer does not apply");
   }
   if (!unreadable.empty()) {
     std::string note = "drawn in the material's colour: ";

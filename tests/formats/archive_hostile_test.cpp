@@ -64,6 +64,17 @@ Asset small_asset() {
   smile.position_deltas = {{0, 1, 0}, {0, 0, 1}};
   m.morph_targets = {smile};
   m.default_morph_weights = {0.5f};
+  // Version 4: an embedded image, a material whose base colour samples it through a texture
+  // transform, the mesh's material and vertex colours.
+  a.images = {{"dot", "", {0x89, 'P', 'N', 'G', 1, 2, 3}, "image/png"}};
+  Material mat;
+  mat.name = "skin";
+  mat.base_color.image = 0;
+  mat.base_color.transform = TextureTransform{{0.5f, 0}, 1, {2, 2}};
+  mat.alpha_mode = AlphaMode::kMask;
+  a.materials = {mat};
+  m.material = 0;
+  m.colors = {{{1, 0, 0, 1}}, {{0, 1, 0, 1}}, {{0, 0, 1, 1}}};
   a.meshes.push_back(m);
   ClipBuilder w("smile");
   const float wtimes[] = {0, 1};
@@ -229,6 +240,29 @@ TEST(ArchiveHostile, IndicesAndOffsetsThatPointOutside) {
   expect_rejected(with("CLIP", 40, 2), "lie outside the 3 times");  // first key 2 + 3 keys
   expect_rejected(with("CLIP", 44, 0), "lie outside");              // zero keys
   expect_rejected(with("CLIP", 48, 1), "lie outside");              // values past the end
+  // The material's base-colour image (after the name "skin" and four factors): image 1 of 1.
+  expect_rejected(with("MATL", 12 + 8 + 16, 1), "base colour texture names image 1 of 1");
+  expect_rejected(with("MATL", 12 + 8 + 16 + 8, 3, 1), "wrap u 3 is unknown");
+  {
+    // The mesh's material, 8 bytes before the colours (3 x 16) at the end of its section.
+    const std::size_t mesh = find_tag(full, "MESH");
+    std::size_t length = 0;
+    for (int i = 7; i >= 0; --i) length = length << 8 | full.at(mesh + 4 + std::size_t(i));
+    expect_rejected(with("MESH", 12 + length - 48 - 8, 1), "material 1 is out of range");
+  }
+  {
+    // Version 4's rate source, the byte before the compiled record's length (0: none), which
+    // ends the first CLIP section: 3 is none of file, default, option.
+    const std::size_t clip = find_tag(full, "CLIP");
+    std::size_t length = 0;  // the section's u64 length, little-endian
+    for (int i = 7; i >= 0; --i) length = length << 8 | full.at(clip + 4 + std::size_t(i));
+    const std::size_t end = clip + 12 + length;
+    expect_rejected(with("CLIP", end - 5 - clip, 3, 1), "ticks per second source 3 is unknown");
+    const Bytes fine = with("CLIP", end - 5 - clip, 1, 1);
+    Result<Asset> r = read_archive(fine, "default.marrow");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(r->rate_source(0), RateSource::kDefault);
+  }
   expect_rejected(with("SKIN", 23, 5, 2), "joint 0 = 5 is out of range");
   expect_rejected(with("SKIN", 17, 3, 2), "root joint 3 is out of range");
   expect_rejected(with("MESH", 19, 4, 2), "node 4 is out of range");
@@ -277,6 +311,59 @@ TEST(ArchiveHostile, MorphTargetsAndWeightTracksThatLie) {
     EXPECT_LE(largest_allocation_loading(b), 8 * b.size() + 1024);
 }
 
+// A version-3 archive is version 4 without the rate-source byte of each CLIP section and the
+// material and colours of each MESH section: made so by hand from a version-4 one, it loads with
+// every clip's rate read as the file's.
+TEST(ArchiveVersions, AVersion3ArchiveLoadsWithRatesFromTheFile) {
+  Asset asset = small_asset();
+  asset.rate_sources = {RateSource::kDefault, RateSource::kOption};
+  // Version 3 has no images, materials or colours.
+  asset.images.clear();
+  asset.materials.clear();
+  asset.meshes[0].material = -1;
+  asset.meshes[0].colors.clear();
+  Result<Bytes> v4 = archive_bytes(asset);
+  ASSERT_TRUE(v4.ok());
+  Result<Asset> four = read_archive(*v4, "v4.marrow");
+  ASSERT_TRUE(four.ok()) << four.error().message;
+  EXPECT_EQ(four->rate_source(0), RateSource::kDefault);
+  EXPECT_EQ(four->rate_source(1), RateSource::kOption);
+  Bytes b = *v4;
+  for (int nth = 1; nth >= 0; --nth) {
+    const std::size_t clip = find_tag(b, "CLIP", nth);
+    std::size_t length = 0;
+    for (int i = 7; i >= 0; --i) length = length << 8 | b.at(clip + 4 + std::size_t(i));
+    // The byte before the compiled record's length (0: no record), which ends the section.
+    const std::size_t source = clip + 12 + length - 5;
+    ASSERT_EQ(b.at(source), nth == 0 ? 1 : 2);
+    b.erase(b.begin() + static_cast<std::ptrdiff_t>(source));
+    put_u32(b, clip + 4, static_cast<std::uint32_t>(length - 1));
+  }
+  // And each MESH section without version 4's material (-1) and colour count (0) at its end.
+  for (int nth = 0; nth < 1; ++nth) {
+    const std::size_t mesh = find_tag(b, "MESH", nth);
+    std::size_t length = 0;
+    for (int i = 7; i >= 0; --i) length = length << 8 | b.at(mesh + 4 + std::size_t(i));
+    const std::size_t end = mesh + 12 + length;
+    ASSERT_EQ(Bytes(b.begin() + static_cast<std::ptrdiff_t>(end - 8),
+                    b.begin() + static_cast<std::ptrdiff_t>(end)),
+              (Bytes{0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0}));
+    b.erase(b.begin() + static_cast<std::ptrdiff_t>(end - 8),
+            b.begin() + static_cast<std::ptrdiff_t>(end));
+    put_u32(b, mesh + 4, static_cast<std::uint32_t>(length - 8));
+  }
+  put_u32(b, 8, 3);
+  put_u32(b, 16, static_cast<std::uint32_t>(b.size() - 32));
+  reseal(b);
+  Result<Asset> three = read_archive(b, "v3.marrow");
+  ASSERT_TRUE(three.ok()) << three.error().message;
+  ASSERT_EQ(three->clips.size(), 2u);
+  EXPECT_EQ(three->rate_source(0), RateSource::kFile);
+  EXPECT_EQ(three->rate_source(1), RateSource::kFile);
+  EXPECT_EQ(three->clips[0].times().size(), four->clips[0].times().size());
+  EXPECT_DOUBLE_EQ(three->clips[0].ticks_per_second(), 30.0);
+}
+
 TEST(ArchiveHostile, SectionsAndHeaderThatLie) {
   const Bytes full = small_archive();
   {
@@ -286,9 +373,9 @@ TEST(ArchiveHostile, SectionsAndHeaderThatLie) {
   }
   {
     Bytes b = full;
-    put_u32(b, 8, 4);
+    put_u32(b, 8, 5);
     reseal(b);
-    expect_rejected(b, "format version 4; this build reads versions 1 to 3");
+    expect_rejected(b, "format version 5; this build reads versions 1 to 4");
   }
   {
     Bytes b = full;

@@ -191,7 +191,8 @@ TEST(PoseCommand, SoldierWalkOnXbot) {
   const Outcome o = run_marrow(dir, {"pose", xbot, "--clip-file", soldier, "--clip", "Walk",
                                      "--times", "0.5", "--format", "json"});
   ASSERT_EQ(o.exit_code, 0) << o.err;
-  EXPECT_EQ(o.err, "");  // nothing dropped
+  // Every track binds (the notes may say what the readers left out of the files).
+  EXPECT_EQ(o.err.find("their tracks are dropped"), std::string::npos) << o.err;
   const nlohmann::json j = nlohmann::json::parse(o.out);
 
   Result<Asset> x = load_asset(xbot), s = load_asset(soldier);

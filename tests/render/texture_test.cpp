@@ -536,7 +536,7 @@ TEST(TexturedAsset, XMaterialsAndTextureFileNamesAreRead) {
   const Material& m = asset->materials[0];
   EXPECT_NEAR(m.base_color_factor[0], 0.6038f, 1e-3f);
   EXPECT_EQ(m.base_color_factor[3], 1.0f);
-  ASSERT_EQ(m.base_color_texture, 0);
+  ASSERT_EQ(m.base_color.image, 0);
   ASSERT_EQ(asset->images.size(), 1u);
   EXPECT_EQ(std::filesystem::path(asset->images[0].path).filename(), "test.png");
   EXPECT_EQ(asset->images[0].path.find('\\'), std::string::npos);
@@ -565,7 +565,7 @@ TEST(TexturedAsset, ObjMtlDiffuseAndMapKdAreRead) {
   ASSERT_EQ(asset->materials.size(), 1u);
   EXPECT_EQ(asset->materials[0].name, "paint");
   EXPECT_FLOAT_EQ(asset->materials[0].base_color_factor[1], 0.5f);
-  ASSERT_EQ(asset->materials[0].base_color_texture, 0);
+  ASSERT_EQ(asset->materials[0].base_color.image, 0);
   EXPECT_EQ(asset->meshes[0].material, 0);
   std::vector<std::string> notes;
   const Image image = draw_straight_on(*asset, &notes);

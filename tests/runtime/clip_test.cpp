@@ -289,5 +289,44 @@ TEST(Clip, NamesOfEnums) {
   EXPECT_EQ(to_string(TrackTarget::kScale), "scale");
 }
 
+// A cubic spline rescaled in time: keys at 0 and 1 s become keys at 0 and 4 s; the values stay,
+// the tangents (units per second) become a quarter, events and duration move with the keys.
+TEST(RescaleClipTime, ScalesTimesAndDividesTangents) {
+  ClipBuilder b("walk");
+  b.set_ticks_per_second(4800);
+  b.set_duration(1.5f);
+  b.add_event(0.5f, "step");
+  // Per key: in-tangent, value, out-tangent (x y z each).
+  const Floats cubic{0, 0, 0, 1, 2, 3, 8, 0, 0,   // key 0: out-tangent (8, 0, 0) per second
+                     4, 0, 0, 5, 6, 7, 0, 0, 0};  // key 1: in-tangent (4, 0, 0)
+  ASSERT_TRUE(add_translation(b, 0, {0, 1}, cubic, Interpolation::kCubicSpline).ok());
+  ASSERT_TRUE(add_translation(b, 1, {0.25f, 0.5f}, {1, 1, 1, 2, 2, 2}).ok());
+  Result<Clip> clip = b.build(2, "walk.x");
+  ASSERT_TRUE(clip.ok()) << clip.error().message;
+  Result<Clip> slow = rescale_clip_time(*clip, 4, 1200, "walk.x");
+  ASSERT_TRUE(slow.ok()) << slow.error().message;
+  EXPECT_EQ(slow->name(), "walk");
+  EXPECT_DOUBLE_EQ(slow->ticks_per_second(), 1200);
+  EXPECT_FLOAT_EQ(slow->duration(), 6.0f);
+  ASSERT_EQ(slow->events().size(), 1u);
+  EXPECT_FLOAT_EQ(slow->events()[0].time, 2.0f);
+  EXPECT_EQ(slow->events()[0].name, "step");
+  ASSERT_EQ(slow->tracks().size(), 2u);
+  const Track& t0 = slow->tracks()[0];
+  const Floats times0(slow->times().begin() + t0.first_key,
+                      slow->times().begin() + t0.first_key + t0.key_count);
+  EXPECT_EQ(times0, (Floats{0, 4}));
+  const Floats values0(slow->values().begin() + t0.first_value,
+                       slow->values().begin() + t0.first_value + 18);
+  EXPECT_EQ(values0, (Floats{0, 0, 0, 1, 2, 3, 2, 0, 0, 1, 0, 0, 5, 6, 7, 0, 0, 0}));
+  const Track& t1 = slow->tracks()[1];
+  EXPECT_EQ(Floats(slow->times().begin() + t1.first_key,
+                   slow->times().begin() + t1.first_key + t1.key_count),
+            (Floats{1, 2}));
+  EXPECT_EQ(slow->track_joint_names()[1], "j1");
+  EXPECT_FALSE(rescale_clip_time(*clip, 0, 1200, "walk.x").ok());
+  EXPECT_FALSE(rescale_clip_time(*clip, kNaN, 1200, "walk.x").ok());
+}
+
 }  // namespace
 }  // namespace marrow

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "marrow/io/save.h"
 #include "x_test_util.h"
 
 namespace marrow::xtest {
@@ -118,6 +119,70 @@ TEST(XTiming, SharedFilesKeepTheirOwnRateAndLoseItOnlyWhenItIsRemoved) {
     EXPECT_EQ(w2->rate_source(c), RateSource::kFile) << c;
     EXPECT_DOUBLE_EQ(w2->clips[c].ticks_per_second(), 4800.0);
   }
+}
+
+// The key times of the first clip's first track.
+std::vector<float> first_track_times(const Asset& a) {
+  const Track& t = a.clips.at(0).tracks()[0];
+  return {a.clips[0].times().begin() + t.first_key,
+          a.clips[0].times().begin() + t.first_key + t.key_count};
+}
+
+// A guessed rate stays a guess through every writer: the output says "default", not "file", and
+// --ticks-per-second still applies to it, giving the times the source gives at that rate
+// (56 ticks at 25 per second: keys at 0, 1.12 and 2.24 s).
+TEST(XTiming, AGuessedRateStaysAGuessThroughEveryWriter) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() /
+      ("marrow_x_rate_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  std::filesystem::create_directories(dir);
+  const std::string source = (dir / "walk.x").string();
+  std::ofstream(source) << frames_as_ticks(56);
+  Result<Asset> guessed = load_asset(source);
+  ASSERT_TRUE(guessed.ok()) << guessed.error().message;
+  ASSERT_EQ(guessed->rate_source(0), RateSource::kDefault);
+  LoadOptions at25;
+  at25.ticks_per_second = 25;
+  Result<Asset> given = load_asset(source, at25);
+  ASSERT_TRUE(given.ok()) << given.error().message;
+  EXPECT_EQ(first_track_times(*given), (std::vector<float>{0, 1.12f, 2.24f}));
+
+  for (const char* name : {"walk.glb", "walk.gltf", "walk.marrow"}) {
+    SCOPED_TRACE(name);
+    const std::string out = (dir / name).string();
+    ASSERT_TRUE(save_asset(*guessed, out).ok());
+    Result<Asset> back = load_asset(out);
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(back->rate_source(0), RateSource::kDefault);
+    EXPECT_DOUBLE_EQ(back->clips[0].ticks_per_second(), 4800.0);
+    EXPECT_NEAR(back->clips[0].duration(), 56.0f / 4800, 1e-7f);
+
+    Result<Asset> rescaled = load_asset(out, at25);
+    ASSERT_TRUE(rescaled.ok()) << rescaled.error().message;
+    EXPECT_EQ(rescaled->rate_source(0), RateSource::kOption);
+    EXPECT_DOUBLE_EQ(rescaled->clips[0].ticks_per_second(), 25.0);
+    EXPECT_NEAR(rescaled->clips[0].duration(), 2.24f, 1e-5f);
+    const std::vector<float> times = first_track_times(*rescaled);
+    ASSERT_EQ(times.size(), 3u);
+    for (std::size_t k = 0; k < 3; ++k) EXPECT_NEAR(times[k], 1.12f * k, 1e-5f) << k;
+    bool noted = false;
+    for (const std::string& w : rescaled->warnings)
+      noted |= w.find("its 4800 ticks/s were a default, not the file's; read at 25 ticks/s") !=
+               std::string::npos;
+    EXPECT_TRUE(noted);
+
+    // Converted at the rate the user gave, the output keeps that rate and says where it came
+    // from; another rate later does not move it.
+    ASSERT_TRUE(save_asset(*given, out).ok());
+    LoadOptions at30;
+    at30.ticks_per_second = 30;
+    Result<Asset> kept = load_asset(out, at30);
+    ASSERT_TRUE(kept.ok()) << kept.error().message;
+    EXPECT_EQ(kept->rate_source(0), RateSource::kOption);
+    EXPECT_DOUBLE_EQ(kept->clips[0].ticks_per_second(), 25.0);
+    EXPECT_NEAR(kept->clips[0].duration(), 2.24f, 1e-6f);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

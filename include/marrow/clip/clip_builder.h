@@ -53,4 +53,12 @@ class ClipBuilder {
   bool has_explicit_weight_count_ = false;
 };
 
+// `clip` with every time (keys, events, duration) multiplied by `scale` (finite, > 0) and its
+// ticks per second set to `ticks_per_second`: a clip whose ticks were read at a guessed rate, read
+// again at the right one (`scale` = guessed rate / right rate). Cubic-spline tangents, which are
+// rates of change per second, are divided by `scale`, so the curve keeps its shape. Errors (times
+// that stop being distinct in float) name `where`.
+Result<Clip> rescale_clip_time(const Clip& clip, double scale, double ticks_per_second,
+                               std::string_view where);
+
 }  // namespace marrow

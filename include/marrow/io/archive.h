@@ -15,18 +15,24 @@
 namespace marrow {
 
 // Version 2 added morph targets and weight tracks, version 3 compiled clips
-// (Asset::compiled_clips); version 1 and 2 archives still load.
-inline constexpr std::uint32_t kArchiveVersion = 3;
+// (Asset::compiled_clips), version 4 where each clip's tick rate came from
+// (Asset::rate_sources), materials, images and vertex colours; archives of versions 1 to 3
+// still load.
+inline constexpr std::uint32_t kArchiveVersion = 4;
 inline constexpr std::size_t kArchiveHeaderBytes = 32;
 
 // True when the bytes start with the archive's magic.
 bool has_archive_magic(std::span<const std::uint8_t> bytes);
 
 // The archive as bytes. Fails on data the format cannot hold (a section over 4 GiB, an
-// inconsistent mesh) with a message naming the part.
-Result<std::vector<std::uint8_t>> archive_bytes(const Asset& asset);
+// inconsistent mesh) with a message naming the part. Images are stored with their bytes (read
+// from their files when the asset only names them); one whose file cannot be read is kept by its
+// path, which `notes` (when given) says.
+Result<std::vector<std::uint8_t>> archive_bytes(const Asset& asset,
+                                                std::vector<std::string>* notes = nullptr);
 // Writes the archive to a temporary file beside `path`, then renames it into place.
-Status write_archive(const Asset& asset, const std::string& path);
+Status write_archive(const Asset& asset, const std::string& path,
+                     std::vector<std::string>* notes = nullptr);
 
 // Loads an archive. Errors name the file, the byte offset and the part ("mesh 2 'body'").
 Result<Asset> read_archive(const std::string& path);

@@ -40,8 +40,9 @@ struct Asset {
   std::vector<MaterialImage> images;
   // What the import changed or dropped, in words (e.g. "morph targets ignored").
   std::vector<std::string> warnings;
-  // Per clip, where its rate came from; empty, or shorter than `clips`, means kFile for the rest
-  // (the archive does not store it: an archive's clips read as kFile).
+  // Per clip, where its rate came from; empty, or shorter than `clips`, means kFile for the rest.
+  // The glTF writer and the archive keep it, so a guessed rate stays a guess after conversion
+  // (an archive older than version 4 reads as kFile).
   std::vector<RateSource> rate_sources;
   // Per clip, its compiled form (clip/compiled_clip.h) when there is one: what an archive holds
   // (docs/formats_archive.md) and `marrow compile` makes, so a game plays compact clips without
@@ -80,6 +81,8 @@ struct LoadOptions {
   std::string importer_helper;
   // The rate of clips whose file gives none (.X without AnimTicksPerSecond, SMD, an assimp
   // animation that says 0); 0 keeps each format's default. A rate the file gives always wins.
+  // A clip converted earlier at a default rate (marked so in a glTF's extras or an archive) is
+  // read again at this one: its times scaled by the old rate over this one.
   double ticks_per_second = 0;
   // An .md5mesh also takes, as clips, the .md5anim files in its folder whose joint hierarchy is
   // the mesh's (the way Doom 3 keeps a model's animations beside it; docs/formats_md5_smd.md).

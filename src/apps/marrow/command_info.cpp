@@ -1,7 +1,9 @@
-// `marrow info FILE`: the node/joint tree, the clips, meshes and skins of a file.
+// `marrow info FILE`: the node/joint tree, the clips, meshes, skins, materials and images of a
+// file.
 #include <iomanip>
 #include <iostream>
 #include <set>
+#include <sstream>
 
 #include "commands.h"
 #include "marrow/io/asset.h"
@@ -88,7 +90,9 @@ void print_meshes(const Asset& asset) {
     else
       std::cout << ", rigid";
     std::cout << (mesh.normals.empty() ? "" : ", normals")
-              << (mesh.tangents.empty() ? "" : ", tangents") << (mesh.uvs.empty() ? "" : ", uvs");
+              << (mesh.tangents.empty() ? "" : ", tangents") << (mesh.uvs.empty() ? "" : ", uvs")
+              << (mesh.colors.empty() ? "" : ", vertex colours");
+    if (mesh.material >= 0) std::cout << ", material " << mesh.material;
     if (!mesh.morph_targets.empty())
       std::cout << ", " << mesh.morph_targets.size() << " morph targets";
     std::cout << "\n";
@@ -111,6 +115,47 @@ void print_meshes(const Asset& asset) {
   }
 }
 
+std::string describe_texture(const char* slot, const TextureRef& t) {
+  if (!t.present()) return "";
+  std::ostringstream out;
+  out << ", " << slot << " image " << t.image;
+  if (t.texcoord != 0) out << " (uv set " << t.texcoord << ")";
+  if (t.transform) out << " (transformed)";
+  return out.str();
+}
+
+void print_materials(const Asset& asset) {
+  std::cout << "materials: " << asset.materials.size() << "\n";
+  for (std::size_t m = 0; m < asset.materials.size(); ++m) {
+    const Material& mat = asset.materials[m];
+    const auto& c = mat.base_color_factor;
+    std::cout << "  [" << m << "] '" << mat.name << "'  base colour (" << c[0] << ", " << c[1]
+              << ", " << c[2] << ", " << c[3] << ")" << describe_texture("texture", mat.base_color)
+              << ", metallic " << mat.metallic_factor << ", roughness " << mat.roughness_factor
+              << describe_texture("metallic-roughness", mat.metallic_roughness)
+              << describe_texture("normal", mat.normal)
+              << describe_texture("occlusion", mat.occlusion)
+              << describe_texture("emissive", mat.emissive);
+    if (mat.emissive_factor != std::array<float, 3>{0, 0, 0})
+      std::cout << ", emissive (" << mat.emissive_factor[0] << ", " << mat.emissive_factor[1]
+                << ", " << mat.emissive_factor[2] << ") x " << mat.emissive_strength;
+    if (mat.alpha_mode == AlphaMode::kMask) std::cout << ", alpha mask " << mat.alpha_cutoff;
+    if (mat.alpha_mode == AlphaMode::kBlend) std::cout << ", alpha blend";
+    std::cout << (mat.double_sided ? ", double-sided" : "") << (mat.unlit ? ", unlit" : "") << "\n";
+  }
+  std::cout << "images: " << asset.images.size() << "\n";
+  for (std::size_t i = 0; i < asset.images.size(); ++i) {
+    const MaterialImage& image = asset.images[i];
+    std::cout << "  [" << i << "] '" << image.name << "'  ";
+    if (!image.bytes.empty())
+      std::cout << "embedded, " << image.bytes.size() << " bytes"
+                << (image.mime_type.empty() ? "" : ", " + image.mime_type);
+    else
+      std::cout << "file " << image.path;
+    std::cout << "\n";
+  }
+}
+
 }  // namespace
 
 void add_info_command(CLI::App& app, std::function<int()>& run) {
@@ -128,6 +173,7 @@ void add_info_command(CLI::App& app, std::function<int()>& run) {
       print_tree(*asset);
       print_clips(*asset);
       print_meshes(*asset);
+      print_materials(*asset);
       for (const std::string& w : asset->warnings) std::cout << "note: " << w << "\n";
       return 0;
     };

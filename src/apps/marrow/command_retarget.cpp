@@ -167,8 +167,14 @@ int run_retarget(const RetargetCommandOptions& o) {
   if (!o.keep_clips) {
     result.clips.clear();
     result.compiled_clips.clear();  // they were made for the clips just dropped
+    result.rate_sources.clear();
   }
-  for (Clip& c : out) result.clips.push_back(std::move(c));
+  // Each retargeted clip keeps its source's rate and where that rate came from.
+  result.rate_sources.resize(result.clips.size(), RateSource::kFile);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    result.clips.push_back(std::move(out[i]));
+    result.rate_sources.push_back(source->rate_source(clips[i]));
+  }
   std::vector<std::string> notes;
   const Status st = save_asset(result, o.output, &notes);
   if (!st) return report_error(st.error().message);

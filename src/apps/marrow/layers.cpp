@@ -221,7 +221,8 @@ Status use_clips_of(Asset& asset, const std::string& clip_file, const LoadOption
     clips.push_back(std::move(bound).value());
   }
   asset.clips = std::move(clips);
-  asset.compiled_clips.clear();  // they belonged to the clips replaced
+  asset.rate_sources = other->rate_sources;  // the same clips, in the same order
+  asset.compiled_clips.clear();              // they belonged to the clips replaced
   return {};
 }
 

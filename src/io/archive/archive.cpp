@@ -14,6 +14,7 @@
 #include <fstream>
 
 #include "archive/archive_compiled.h"
+#include "archive/archive_material.h"
 #include "archive/archive_morph.h"
 #include "archive/archive_stream.h"
 #include "marrow/clip/clip_builder.h"
@@ -36,13 +37,14 @@ constexpr std::uint32_t fourcc(const char (&s)[5]) {
          std::uint32_t(std::uint8_t(s[2])) << 16 | std::uint32_t(std::uint8_t(s[3])) << 24;
 }
 constexpr std::uint32_t kSkel = fourcc("SKEL"), kClip = fourcc("CLIP"), kSkin = fourcc("SKIN"),
-                        kMesh = fourcc("MESH"), kWarn = fourcc("WARN");
+                        kMesh = fourcc("MESH"), kWarn = fourcc("WARN"), kImag = fourcc("IMAG"),
+                        kMatl = fourcc("MATL");
 
 constexpr std::uint32_t kHasNormals = 1, kHasTangents = 2, kHasUvs = 4, kHasInfluences = 8;
 constexpr std::uint32_t kKnownMeshFlagsV1 = 15;
 constexpr std::uint32_t kKnownMeshFlags = kKnownMeshFlagsV1 | kHasMorphTargets;
-// Version 1 archives (no morph targets or weight tracks) and version 2 (no compiled clips) still
-// load.
+// Version 1 archives (no morph targets or weight tracks), version 2 (no compiled clips) and
+// version 3 (no record of where a clip's tick rate came from) still load.
 constexpr std::uint32_t kOldestReadableVersion = 1;
 
 std::uint32_t crc32_of(std::span<const std::uint8_t> bytes) {
@@ -65,7 +67,7 @@ void put_u32_at(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
     b[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(v >> (8 * i));
 }
 
-std::vector<std::uint8_t> encode(const Asset& asset) {
+std::vector<std::uint8_t> encode(const Asset& asset, std::vector<std::string>* notes) {
   const std::string who = asset.source.empty() ? std::string("asset") : asset.source;
   auto fail = [&who](const std::string& what) { throw WriteError{who + ": " + what}; };
   auto fits_u32 = [&](std::size_t n, const std::string& what) {
@@ -122,6 +124,8 @@ std::vector<std::uint8_t> encode(const Asset& asset) {
       out.string(e.name);
     }
     archive_detail::write_weight_tracks(out, clip);
+    // Version 4, before the compiled record, which ends the section.
+    out.u8(static_cast<std::uint8_t>(asset.rate_source(c)));
     archive_detail::write_compiled_clip(
         out, c < asset.compiled_clips.size() ? asset.compiled_clips[c] : std::nullopt, clip,
         s.size(), "clip " + std::to_string(c) + " '" + clip.name() + "'");
@@ -138,6 +142,20 @@ std::vector<std::uint8_t> encode(const Asset& asset) {
     out.array(skin.joints.data(), skin.joints.size());
     for (const Mat4& m : skin.inverse_bind_matrices) out.array(m.m.data(), 16);
     if (!out.end_section(section)) fail("skin '" + skin.name + "' over 4 GiB");
+  }
+
+  // Version 4: images and materials, before the meshes that name them.
+  for (const MaterialImage& image : asset.images) {
+    section = out.begin_section(kImag);
+    std::string note;
+    archive_detail::write_image(out, image, note);
+    if (!note.empty() && notes) notes->push_back(note);
+    if (!out.end_section(section)) fail("image '" + image.name + "' over 4 GiB");
+  }
+  for (const Material& material : asset.materials) {
+    section = out.begin_section(kMatl);
+    archive_detail::write_material(out, material);
+    if (!out.end_section(section)) fail("material '" + material.name + "' over 4 GiB");
   }
 
   for (const SkinnedMesh& mesh : asset.meshes) {
@@ -183,6 +201,7 @@ std::vector<std::uint8_t> encode(const Asset& asset) {
       out.array(mesh.influence_weights.data(), mesh.influence_weights.size());
     }
     if (flags & kHasMorphTargets) archive_detail::write_morph_targets(out, mesh, what);
+    archive_detail::write_mesh_surface(out, mesh, what);  // version 4
     if (!out.end_section(section)) fail(what + " over 4 GiB");
   }
 
@@ -245,6 +264,13 @@ class Decoder {
         read_skin();
       } else if (tag == kMesh) {
         read_mesh();
+      } else if (tag == kImag && version_ >= 4) {
+        asset_.images.push_back(
+            archive_detail::read_image(in_, "image " + std::to_string(asset_.images.size())));
+      } else if (tag == kMatl && version_ >= 4) {
+        material_offsets_.push_back(at);
+        asset_.materials.push_back(archive_detail::read_material(
+            in_, "material " + std::to_string(asset_.materials.size())));
       } else if (tag == kWarn) {
         const std::uint32_t n = in_.count("warning count", 4);
         for (std::uint32_t i = 0; i < n; ++i) asset_.warnings.push_back(in_.string("warning"));
@@ -259,6 +285,10 @@ class Decoder {
     }
     if (!have_skeleton) in_.fail(at, "no SKEL section");
     check_mesh_references();
+    for (std::size_t m = 0; m < asset_.materials.size(); ++m)
+      archive_detail::check_material_images(in_, material_offsets_[m],
+                                            "material " + std::to_string(m), asset_.materials[m],
+                                            asset_.images.size());
     // Parallel to the clips, or empty when no clip has a compiled form.
     if (std::none_of(asset_.compiled_clips.begin(), asset_.compiled_clips.end(),
                      [](const std::optional<CompiledClip>& c) { return c.has_value(); }))
@@ -271,7 +301,8 @@ class Decoder {
   const std::string& name_;
   In in_;
   Asset asset_;
-  std::vector<std::size_t> mesh_offsets_;  // where each mesh's section began, for messages
+  std::vector<std::size_t> mesh_offsets_;      // where each mesh's section began, for messages
+  std::vector<std::size_t> material_offsets_;  // and each material's
   std::uint32_t version_ = kArchiveVersion;
   std::size_t section_end_ = 0;  // of the section being read
 
@@ -435,6 +466,16 @@ class Decoder {
       archive_detail::read_weight_tracks(in_, name_, what, asset_.skeleton.size(), times, values,
                                          builder);
     }
+    // Version 4, before the compiled record, which ends the section.
+    RateSource rate_source = RateSource::kFile;
+    if (version_ >= 4) {
+      const std::size_t source_at = in_.pos();
+      const std::uint8_t source = in_.u8("ticks per second source");
+      if (source > static_cast<std::uint8_t>(RateSource::kOption))
+        in_.fail(source_at,
+                 what + ": ticks per second source " + std::to_string(source) + " is unknown");
+      rate_source = static_cast<RateSource>(source);
+    }
     Result<Clip> clip =
         builder.build(asset_.skeleton.size(), name_ + ": byte " + std::to_string(at) + ": " + what);
     if (!clip) throw ReadError{clip.error().message};
@@ -442,6 +483,8 @@ class Decoder {
         version_ >= 3 ? archive_detail::read_compiled_clip(in_, section_end_, name_, what, *clip,
                                                            asset_.skeleton.size())
                       : std::nullopt);
+    asset_.rate_sources.resize(asset_.clips.size(), RateSource::kFile);
+    asset_.rate_sources.push_back(rate_source);
     asset_.clips.push_back(std::move(clip).value());
   }
 
@@ -552,6 +595,7 @@ class Decoder {
       }
     }
     if (flags & kHasMorphTargets) archive_detail::read_morph_targets(in_, mesh, what);
+    if (version_ >= 4) archive_detail::read_mesh_surface(in_, mesh, what);
     asset_.meshes.push_back(std::move(mesh));
   }
 
@@ -560,6 +604,10 @@ class Decoder {
     for (std::size_t m = 0; m < asset_.meshes.size(); ++m) {
       const SkinnedMesh& mesh = asset_.meshes[m];
       const std::string what = "mesh " + std::to_string(m) + " '" + mesh.name + "'";
+      if (mesh.material >= static_cast<int>(asset_.materials.size()))
+        in_.fail(mesh_offsets_[m], what + ": material " + std::to_string(mesh.material) +
+                                       " is out of range (" +
+                                       std::to_string(asset_.materials.size()) + " materials)");
       if (mesh.skin >= static_cast<int>(asset_.skins.size()))
         in_.fail(mesh_offsets_[m], what + ": skin " + std::to_string(mesh.skin) +
                                        " is out of range (" + std::to_string(asset_.skins.size()) +
@@ -583,16 +631,17 @@ bool has_archive_magic(std::span<const std::uint8_t> bytes) {
   return bytes.size() >= 8 && std::equal(kMagic, kMagic + 8, bytes.begin());
 }
 
-Result<std::vector<std::uint8_t>> archive_bytes(const Asset& asset) {
+Result<std::vector<std::uint8_t>> archive_bytes(const Asset& asset,
+                                                std::vector<std::string>* notes) {
   try {
-    return encode(asset);
+    return encode(asset, notes);
   } catch (const WriteError& e) {
     return Error{e.message};
   }
 }
 
-Status write_archive(const Asset& asset, const std::string& path) {
-  Result<std::vector<std::uint8_t>> bytes = archive_bytes(asset);
+Status write_archive(const Asset& asset, const std::string& path, std::vector<std::string>* notes) {
+  Result<std::vector<std::uint8_t>> bytes = archive_bytes(asset, notes);
   if (!bytes) return bytes.error();
   return write_file_atomically(path, *bytes);
 }

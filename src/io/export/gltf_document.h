@@ -24,10 +24,19 @@ struct ExportError {
   std::string message;
 };
 
+// An image the document's "images" entry `index` holds, placed by the export function: into the
+// binary buffer (.glb, embedded .gltf) or into a file beside the .gltf.
+struct ImageOut {
+  std::size_t index = 0;
+  std::vector<std::uint8_t> bytes;
+  std::string mime_type;  // image/png or image/jpeg
+};
+
 class Document {
  public:
   Json json = Json::object();
   std::vector<std::uint8_t> bin;
+  std::vector<ImageOut> images;
 
   // Appends raw bytes as a bufferView (aligned to 4) and returns its index.
   int add_view(const void* data, std::size_t bytes, std::optional<int> target) {

@@ -10,11 +10,13 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 
 #include "export/gltf_document.h"
 #include "export/gltf_morph_export.h"
 #include "marrow/io/atomic_file.h"
 #include "marrow/io/gltf_export.h"
+#include "marrow/io/material.h"
 #include "marrow/skin/morph.h"
 
 namespace marrow {
@@ -40,15 +42,12 @@ class Writer {
     offset_ = skins_need_a_common_root() ? 1 : 0;
     write_nodes();
     write_skins();
+    write_materials();
     write_meshes();
     write_animations();
     if (!roots_.empty()) {
       doc_.json["scenes"] = Json::array({{{"nodes", roots_}}});
       doc_.json["scene"] = 0;
-    }
-    if (!doc_.bin.empty()) {
-      while (doc_.bin.size() % 4 != 0) doc_.bin.push_back(0);
-      doc_.json["buffers"] = Json::array({{{"byteLength", doc_.bin.size()}}});
     }
     return std::move(doc_);
   }
@@ -65,6 +64,7 @@ class Writer {
   MorphLayout morphs_;
   // Per joint with morph targets: the glTF nodes holding its meshes (usually the joint's own).
   std::map<JointIndex, std::vector<int>> morph_nodes_;
+  std::set<std::string> used_extensions_;
 
   int node_of(std::size_t joint) const { return static_cast<int>(joint) + offset_; }
 
@@ -233,9 +233,21 @@ class Writer {
       }
       attributes["TEXCOORD_0"] = doc_.add_floats(floats, 2, "VEC2", kArrayBuffer, false);
     }
+    if (mesh.colors.size() == n) {
+      floats.clear();
+      for (const auto& c : mesh.colors) {
+        for (float f : c)
+          if (!std::isfinite(f)) fail(what + ": a vertex colour is not finite");
+        // glTF's colours are linear in [0, 1].
+        for (float f : c) floats.push_back(std::clamp(f, 0.0f, 1.0f));
+      }
+      attributes["COLOR_0"] = doc_.add_floats(floats, 4, "VEC4", kArrayBuffer, false);
+    }
     if (skinned) write_influences(mesh, what, attributes);
 
     Json primitive = {{"attributes", std::move(attributes)}};
+    if (mesh.material >= 0 && static_cast<std::size_t>(mesh.material) < asset_.materials.size())
+      primitive["material"] = mesh.material;
     gltf_out::write_targets(doc_, mesh, what, morphs_.find(mesh.node), primitive, notes_,
                             asset_.source.empty() ? std::string("asset") : asset_.source);
     if (!mesh.indices.empty()) {
@@ -262,6 +274,141 @@ class Writer {
       note(what + ": no indices and a vertex count not divisible by 3; written as points");
     }
     return primitive;
+  }
+
+  // The images glTF can hold (PNG, JPEG), with their bytes as the source encoded them; -1 for
+  // one left out, with a note saying why.
+  std::vector<int> write_images() {
+    std::vector<int> index_of(asset_.images.size(), -1);
+    Json images = Json::array();
+    for (std::size_t i = 0; i < asset_.images.size(); ++i) {
+      const MaterialImage& image = asset_.images[i];
+      const std::string what = "image '" + image.name + "'";
+      Result<std::vector<std::uint8_t>> bytes = image_bytes(image);
+      if (!bytes) {
+        note(what + ": " + bytes.error().message + "; its textures are left out");
+        continue;
+      }
+      const std::string mime = image_mime_type(*bytes);
+      if (mime.empty()) {
+        note(what +
+             ": not PNG or JPEG, the encodings glTF holds; its textures are left out "
+             "(the .marrow archive keeps it)");
+        continue;
+      }
+      index_of[i] = static_cast<int>(images.size());
+      Json entry = {{"mimeType", mime}};
+      if (!image.name.empty()) entry["name"] = image.name;
+      images.push_back(std::move(entry));
+      doc_.images.push_back({static_cast<std::size_t>(index_of[i]), std::move(*bytes), mime});
+    }
+    if (!images.empty()) doc_.json["images"] = std::move(images);
+    return index_of;
+  }
+
+  // A textureInfo for `ref`, adding its sampler and texture (each once); nullopt when its image
+  // was left out.
+  std::optional<Json> texture_info(const TextureRef& ref, const std::string& what,
+                                   const std::vector<int>& image_of,
+                                   std::map<std::vector<int>, int>& samplers,
+                                   std::map<std::pair<int, int>, int>& textures) {
+    if (ref.image < 0 || static_cast<std::size_t>(ref.image) >= image_of.size() ||
+        image_of[static_cast<std::size_t>(ref.image)] < 0)
+      return std::nullopt;
+    if (ref.texcoord != 0) {
+      // The meshes carry one UV set (TEXCOORD_0): a texture reading another would need an
+      // attribute the file does not have, which glTF forbids.
+      note(what + " reads TEXCOORD_" + std::to_string(ref.texcoord) +
+           ", which marrow's meshes do not carry; left out (the .marrow archive keeps it)");
+      return std::nullopt;
+    }
+    auto wrap = [](TextureWrap w) {
+      return w == TextureWrap::kClampToEdge      ? 33071
+             : w == TextureWrap::kMirroredRepeat ? 33648
+                                                 : 10497;
+    };
+    const std::vector<int> sampler_key{wrap(ref.wrap_u), wrap(ref.wrap_v), ref.mag_filter,
+                                       ref.min_filter};
+    auto [s, new_sampler] = samplers.emplace(sampler_key, static_cast<int>(samplers.size()));
+    if (new_sampler) {
+      Json sampler = {{"wrapS", sampler_key[0]}, {"wrapT", sampler_key[1]}};
+      if (ref.mag_filter) sampler["magFilter"] = ref.mag_filter;
+      if (ref.min_filter) sampler["minFilter"] = ref.min_filter;
+      doc_.json["samplers"].push_back(std::move(sampler));
+    }
+    const auto texture_key =
+        std::make_pair(image_of[static_cast<std::size_t>(ref.image)], s->second);
+    auto [t, new_texture] = textures.emplace(texture_key, static_cast<int>(textures.size()));
+    if (new_texture)
+      doc_.json["textures"].push_back({{"source", texture_key.first}, {"sampler", s->second}});
+    Json info = {{"index", t->second}};
+    if (ref.transform) {
+      const TextureTransform& x = *ref.transform;
+      info["extensions"]["KHR_texture_transform"] = {{"offset", vec({x.offset[0], x.offset[1]})},
+                                                     {"rotation", static_cast<double>(x.rotation)},
+                                                     {"scale", vec({x.scale[0], x.scale[1]})}};
+      used_extensions_.insert("KHR_texture_transform");
+    }
+    return info;
+  }
+
+  // glTF's metallic-roughness materials, which is what Material is: everything is kept.
+  void write_materials() {
+    if (asset_.materials.empty()) return;
+    const std::vector<int> image_of = write_images();
+    doc_.json["samplers"] = Json::array();
+    doc_.json["textures"] = Json::array();
+    std::map<std::vector<int>, int> samplers;
+    std::map<std::pair<int, int>, int> textures;
+    Json materials = Json::array();
+    for (const Material& m : asset_.materials) {
+      auto texture = [&](const TextureRef& ref, const char* slot = "") {
+        return texture_info(ref, "material '" + m.name + "': its " + slot + " texture", image_of,
+                            samplers, textures);
+      };
+      Json pbr = {{"baseColorFactor", vec({m.base_color_factor[0], m.base_color_factor[1],
+                                           m.base_color_factor[2], m.base_color_factor[3]})},
+                  {"metallicFactor", static_cast<double>(m.metallic_factor)},
+                  {"roughnessFactor", static_cast<double>(m.roughness_factor)}};
+      if (auto t = texture(m.base_color, "base colour")) pbr["baseColorTexture"] = std::move(*t);
+      if (auto t = texture(m.metallic_roughness, "metallic-roughness"))
+        pbr["metallicRoughnessTexture"] = std::move(*t);
+      Json out = {{"pbrMetallicRoughness", std::move(pbr)}};
+      if (!m.name.empty()) out["name"] = m.name;
+      if (auto t = texture(m.normal, "normal")) {
+        (*t)["scale"] = static_cast<double>(m.normal_scale);
+        out["normalTexture"] = std::move(*t);
+      }
+      if (auto t = texture(m.occlusion, "occlusion")) {
+        (*t)["strength"] = static_cast<double>(m.occlusion_strength);
+        out["occlusionTexture"] = std::move(*t);
+      }
+      if (auto t = texture(m.emissive, "emissive")) out["emissiveTexture"] = std::move(*t);
+      if (m.emissive_factor != std::array<float, 3>{0, 0, 0})
+        out["emissiveFactor"] =
+            vec({m.emissive_factor[0], m.emissive_factor[1], m.emissive_factor[2]});
+      if (m.emissive_strength != 1) {
+        out["extensions"]["KHR_materials_emissive_strength"] = {
+            {"emissiveStrength", static_cast<double>(m.emissive_strength)}};
+        used_extensions_.insert("KHR_materials_emissive_strength");
+      }
+      if (m.unlit) {
+        out["extensions"]["KHR_materials_unlit"] = Json::object();
+        used_extensions_.insert("KHR_materials_unlit");
+      }
+      if (m.alpha_mode != AlphaMode::kOpaque)
+        out["alphaMode"] = m.alpha_mode == AlphaMode::kMask ? "MASK" : "BLEND";
+      if (m.alpha_mode == AlphaMode::kMask)
+        out["alphaCutoff"] = static_cast<double>(m.alpha_cutoff);
+      if (m.double_sided) out["doubleSided"] = true;
+      materials.push_back(std::move(out));
+    }
+    doc_.json["materials"] = std::move(materials);
+    if (doc_.json["samplers"].empty()) doc_.json.erase("samplers");
+    if (doc_.json["textures"].empty()) doc_.json.erase("textures");
+    if (!used_extensions_.empty())
+      doc_.json["extensionsUsed"] =
+          Json(std::vector<std::string>(used_extensions_.begin(), used_extensions_.end()));
   }
 
   // JOINTS_n / WEIGHTS_n, four influences per set, weights summing to one per vertex.
@@ -484,7 +631,13 @@ class Writer {
       animation["name"] = clip.name();
       // What glTF has no place for, kept where other tools ignore it.
       Json extras = {{"duration", static_cast<double>(clip.duration())}};
-      if (clip.ticks_per_second() > 0) extras["ticksPerSecond"] = clip.ticks_per_second();
+      if (clip.ticks_per_second() > 0) {
+        extras["ticksPerSecond"] = clip.ticks_per_second();
+        // A rate the source file did not give (a format's default, --ticks-per-second) stays
+        // marked as such, so that a later reading can tell it from the file's own.
+        if (asset_.rate_source(c) != RateSource::kFile)
+          extras["ticksPerSecondFrom"] = std::string(rate_source_name(asset_.rate_source(c)));
+      }
       if (!clip.events().empty()) {
         Json events = Json::array();
         for (const ClipEvent& e : clip.events())
@@ -504,6 +657,21 @@ Result<Document> build_document(const Asset& asset, std::vector<std::string>* no
   } catch (const ExportError& e) {
     return Error{e.message};
   }
+}
+
+// Images into the binary buffer (bufferView and mimeType), then the buffer's entry.
+void place_images_in_buffer(Document& doc) {
+  for (const gltf_out::ImageOut& image : doc.images) {
+    doc.json["images"][image.index]["bufferView"] =
+        doc.add_view(image.bytes.data(), image.bytes.size(), std::nullopt);
+  }
+  doc.images.clear();
+}
+
+void finish_buffer(Document& doc) {
+  if (doc.bin.empty()) return;
+  while (doc.bin.size() % 4 != 0) doc.bin.push_back(0);
+  doc.json["buffers"] = Json::array({{{"byteLength", doc.bin.size()}}});
 }
 
 void put_u32(std::vector<std::uint8_t>& out, std::uint32_t v) {
@@ -578,6 +746,8 @@ Status check_size(const Document& doc, const Asset& asset) {
 Result<std::vector<std::uint8_t>> export_glb(const Asset& asset, std::vector<std::string>* notes) {
   Result<Document> doc = build_document(asset, notes);
   if (!doc) return doc.error();
+  place_images_in_buffer(*doc);
+  finish_buffer(*doc);
   if (Status st = check_size(*doc, asset); !st) return st.error();
   return glb_bytes(*doc);
 }
@@ -586,6 +756,8 @@ Result<std::vector<std::uint8_t>> export_gltf_embedded(const Asset& asset,
                                                        std::vector<std::string>* notes) {
   Result<Document> doc = build_document(asset, notes);
   if (!doc) return doc.error();
+  place_images_in_buffer(*doc);
+  finish_buffer(*doc);
   if (Status st = check_size(*doc, asset); !st) return st.error();
   if (!doc->bin.empty())
     doc->json["buffers"][0]["uri"] = "data:application/octet-stream;base64," + base64(doc->bin);
@@ -610,14 +782,25 @@ Status write_gltf(const Asset& asset, const std::string& path, const GltfExportO
   }
   Result<Document> doc = build_document(asset, notes);
   if (!doc) return doc.error();
+  finish_buffer(*doc);
   if (Status st = check_size(*doc, asset); !st) return st.error();
-  if (doc->bin.empty()) return write_file_atomically(path, json_bytes(doc->json));
+  // The images as files beside the .gltf, with the bytes the source had: <stem>_image<n>.png.
   const std::filesystem::path p(path);
-  const std::filesystem::path bin_path = p.parent_path() / (p.stem().string() + ".bin");
-  doc->json["buffers"][0]["uri"] = uri_of(bin_path.filename().string());
+  std::vector<FileContents> files;
+  for (const gltf_out::ImageOut& image : doc->images) {
+    const std::string name = p.stem().string() + "_image" + std::to_string(image.index) +
+                             (image.mime_type == "image/png" ? ".png" : ".jpg");
+    doc->json["images"][image.index]["uri"] = uri_of(name);
+    files.push_back({(p.parent_path() / name).string(), image.bytes});
+  }
+  if (!doc->bin.empty()) {
+    const std::filesystem::path bin_path = p.parent_path() / (p.stem().string() + ".bin");
+    doc->json["buffers"][0]["uri"] = uri_of(bin_path.filename().string());
+    files.push_back({bin_path.string(), doc->bin});
+  }
+  // The .gltf last: it appears only once every file it refers to is complete.
   const std::vector<std::uint8_t> text = json_bytes(doc->json);
-  // The .bin first: the .gltf that refers to it appears only once it is complete.
-  const FileContents files[] = {{bin_path.string(), doc->bin}, {path, text}};
+  files.push_back({path, text});
   return write_files_atomically(files);
 }
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "accessors.h"
 #include "common/json_depth.h"
@@ -201,6 +202,28 @@ std::vector<std::uint32_t> triangles(const Document& doc, int mode, std::vector<
   return out;
 }
 
+// Vertex attributes marrow's meshes have no place for, gathered over the file's primitives for
+// one note: further colour sets and application attributes, and further UV sets where the
+// primitive's material reads them (a UV set no texture reads changes nothing drawn).
+void gather_attributes_not_kept(const Json& attributes, const Material* material,
+                                std::set<std::string>& dropped) {
+  if (!attributes.is_object()) return;
+  static const std::set<std::string> kept = {"POSITION", "NORMAL", "TANGENT", "TEXCOORD_0",
+                                             "COLOR_0"};
+  auto read_by_material = [&](const std::string& name) {
+    if (!material) return false;
+    for (const TextureRef* t : {&material->base_color, &material->metallic_roughness,
+                                &material->normal, &material->occlusion, &material->emissive})
+      if (t->present() && name == "TEXCOORD_" + std::to_string(t->texcoord)) return true;
+    return false;
+  };
+  for (const auto& [name, value] : attributes.items()) {
+    if (kept.count(name) || name.starts_with("JOINTS_") || name.starts_with("WEIGHTS_")) continue;
+    if (name.starts_with("TEXCOORD_") && !read_by_material(name)) continue;
+    dropped.insert(name);
+  }
+}
+
 void read_influences(const Document& doc, const Json& attributes, const std::string& where,
                      std::size_t skin_joint_count, SkinnedMesh& mesh) {
   const std::size_t vertex_count = mesh.positions.size();
@@ -290,6 +313,7 @@ void read_colors_and_material(const Document& doc, const Json& prim, const Json&
 
 void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex>& joint_of_node) {
   const std::size_t node_count = gltf::array_size(doc, "nodes");
+  std::set<std::string> dropped_attributes;
   for (std::size_t i = 0; i < node_count; ++i) {
     const std::string np = path("nodes", i);
     const Json& node = doc.json["nodes"][i];
@@ -373,6 +397,10 @@ void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex
       for (std::size_t v = 0; v * 2 < uvs.size(); ++v)
         mesh.uvs.push_back({uvs[v * 2], uvs[v * 2 + 1]});
       read_colors_and_material(doc, prim, attributes, ap, pp, vertex_count, asset, mesh);
+      gather_attributes_not_kept(
+          attributes,
+          mesh.material >= 0 ? &asset.materials[static_cast<std::size_t>(mesh.material)] : nullptr,
+          dropped_attributes);
 
       std::vector<std::uint32_t> indices;
       if (const Json* idx = gltf::find_member(prim, "indices")) {
@@ -413,13 +441,20 @@ void read_meshes(const Document& doc, Asset& asset, const std::vector<JointIndex
       asset.meshes.push_back(std::move(mesh));
     }
   }
+  if (!dropped_attributes.empty()) {
+    std::string names;
+    for (const std::string& n : dropped_attributes) names += (names.empty() ? "" : ", ") + n;
+    asset.warnings.push_back("vertex attributes " + names +
+                             " not kept (marrow's meshes keep one UV set and one colour set)");
+  }
 }
 
 // What marrow's glTF writer keeps in `extras.marrow` because glTF has no place for it: a clip
-// duration longer than its last key, the source's ticks per second, events. Extras are free-form,
-// so anything malformed is skipped with a warning rather than failing the file.
+// duration longer than its last key, the source's ticks per second and where that rate came from
+// (absent: the source file), events. Extras are free-form, so anything malformed is skipped with
+// a warning rather than failing the file.
 void read_marrow_extras(const Json& anim, const std::string& ap, ClipBuilder& builder,
-                        Asset& asset) {
+                        RateSource& rate_source, Asset& asset) {
   const Json* extras = gltf::find_member(anim, "extras");
   if (!extras || !extras->is_object()) return;
   const auto it = extras->find("marrow");
@@ -439,6 +474,17 @@ void read_marrow_extras(const Json& anim, const std::string& ap, ClipBuilder& bu
       builder.set_ticks_per_second(t->get<double>());
     else
       asset.warnings.push_back(ap + ".extras.marrow.ticksPerSecond is not a rate; ignored");
+  }
+  if (const auto r = m.find("ticksPerSecondFrom"); r != m.end()) {
+    const std::string from = r->is_string() ? r->get<std::string>() : std::string();
+    if (from == rate_source_name(RateSource::kDefault))
+      rate_source = RateSource::kDefault;
+    else if (from == rate_source_name(RateSource::kOption))
+      rate_source = RateSource::kOption;
+    else if (from != rate_source_name(RateSource::kFile))
+      asset.warnings.push_back(ap +
+                               ".extras.marrow.ticksPerSecondFrom is not \"file\", \"default\" "
+                               "or \"option\"; ignored");
   }
   if (const auto e = m.find("events"); e != m.end() && e->is_array()) {
     for (const Json& event : *e) {
@@ -563,10 +609,13 @@ void read_animations(const Document& doc, Asset& asset,
           doc.name + ": " + cp + " (sampler " + std::to_string(sampler_index) + ")");
       if (!st) throw gltf::GltfError(st.error().message);
     }
-    read_marrow_extras(anim, ap, builder, asset);
+    RateSource rate_source = RateSource::kFile;
+    read_marrow_extras(anim, ap, builder, rate_source, asset);
     Result<Clip> clip = builder.build(asset.skeleton.size(), doc.name + ": " + ap);
     if (!clip) throw gltf::GltfError(clip.error().message);
     asset.clips.push_back(std::move(clip).value());
+    asset.rate_sources.resize(asset.clips.size() - 1, RateSource::kFile);
+    asset.rate_sources.push_back(rate_source);
   }
 }
 

@@ -1,6 +1,8 @@
-// glTF materials as marrow keeps them (io/material.h): base colour factor and texture, the
-// texture's sampler wrap modes, alpha mode and cutoff, double-sidedness; and the images the
-// textures use, embedded (bufferView or data URI) or beside the file. A material is about
+// glTF materials as marrow keeps them (io/material.h): the metallic-roughness factors and
+// textures (base colour, metallic-roughness, normal, occlusion, emissive) with their samplers,
+// texture coordinate sets and KHR_texture_transform, emissive strength, unlit, alpha mode and
+// cutoff, double-sidedness; and the images the textures use, embedded (bufferView or data URI)
+// or beside the file. A material is about
 // looks, not structure: a malformed one is a warning and the default look, never a failure.
 #pragma once
 

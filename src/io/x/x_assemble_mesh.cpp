@@ -183,7 +183,7 @@ int Assembler::build_material(const MeshRec& m) {
       image = static_cast<int>(asset_.images.size());
       asset_.images.push_back({rec.texture, path, {}, ""});
     }
-    material.base_color_texture = image;
+    material.base_color.image = image;
   }
   asset_.materials.push_back(std::move(material));
   return static_cast<int>(asset_.materials.size()) - 1;

@@ -1,0 +1,240 @@
+// Materials through every writer (issue 30): what a reader puts in Asset::materials and
+// Asset::images comes back from .glb, .gltf (images beside it) and .marrow with every factor
+// equal and every image's bytes identical; what glTF cannot hold is named in a note.
+#include <fstream>
+#include <numeric>
+
+#include "formats_test_util.h"
+#include "marrow/io/archive.h"
+#include "marrow/io/gltf.h"
+#include "marrow/io/gltf_export.h"
+#include "marrow/io/save.h"
+
+namespace formats_test {
+namespace {
+
+using namespace marrow;
+
+// 2 x 2 RGBA PNGs, red and blue (written by hand: signature, IHDR, one zlib IDAT, IEND).
+const Bytes kRedPng = {0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49,
+                       0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x02, 0x08, 0x06,
+                       0x00, 0x00, 0x00, 0x72, 0xb6, 0x0d, 0x24, 0x00, 0x00, 0x00, 0x11, 0x49, 0x44,
+                       0x41, 0x54, 0x78, 0xda, 0x63, 0xf8, 0xcf, 0xc0, 0xf0, 0x1f, 0x84, 0x19, 0x60,
+                       0x0c, 0x00, 0x47, 0xca, 0x07, 0xf9, 0x1a, 0xb6, 0xf1, 0xa9, 0x00, 0x00, 0x00,
+                       0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+const Bytes kBluePng = {
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44,
+    0x52, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x02, 0x08, 0x06, 0x00, 0x00, 0x00, 0x72,
+    0xb6, 0x0d, 0x24, 0x00, 0x00, 0x00, 0x10, 0x49, 0x44, 0x41, 0x54, 0x78, 0xda, 0x63, 0x60,
+    0x60, 0xf8, 0xff, 0x1f, 0x82, 0xa1, 0x0c, 0x00, 0x3f, 0xd2, 0x07, 0xf9, 0x5c, 0x13, 0xe0,
+    0x42, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+// The start of a BMP: an encoding glTF cannot hold.
+const Bytes kBmp = {'B', 'M', 0x46, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0};
+
+TextureRef texture(int image, std::uint32_t set) {
+  TextureRef t;
+  t.image = image;
+  t.texcoord = set;
+  return t;
+}
+
+// One triangle with UVs and vertex colours; three images (red PNG embedded, blue PNG in a file
+// beside, a BMP); a material using every field, one using the BMP, one plain.
+Asset surfaced_asset(const fs::path& folder) {
+  Asset a;
+  a.source = "surfaced";
+  const JointDesc joints[] = {{"root", -1, Transform::identity()}};
+  a.skeleton = Skeleton::build(joints, "surfaced").value();
+  a.source_index = {0};
+  std::ofstream(folder / "blue.png", std::ios::binary)
+      .write(reinterpret_cast<const char*>(kBluePng.data()),
+             static_cast<std::streamsize>(kBluePng.size()));
+  a.images = {{"red", "", kRedPng, "image/png"},
+              {"blue", (folder / "blue.png").string(), {}, ""},
+              {"old", "", kBmp, ""}};
+  Material full;
+  full.name = "full";
+  full.base_color_factor = {0.5f, 0.25f, 1, 0.75f};
+  full.base_color = {0,
+                     0,
+                     TextureWrap::kClampToEdge,
+                     TextureWrap::kMirroredRepeat,
+                     9729,
+                     9987,
+                     TextureTransform{{0.5f, -0.25f}, 0.125f, {2, 3}}};
+  full.metallic_factor = 0.25f;
+  full.roughness_factor = 0.5f;
+  full.metallic_roughness = texture(1, 0);
+  full.normal = texture(1, 1);
+  full.normal_scale = 0.75f;
+  full.occlusion = texture(0, 0);
+  full.occlusion_strength = 0.5f;
+  full.emissive = texture(1, 0);
+  full.emissive_factor = {1, 0.5f, 0};
+  full.emissive_strength = 4;
+  full.alpha_mode = AlphaMode::kMask;
+  full.alpha_cutoff = 0.25f;
+  full.double_sided = true;
+  Material old;
+  old.name = "old";
+  old.base_color.image = 2;
+  Material plain;
+  plain.name = "plain";
+  plain.unlit = true;
+  plain.alpha_mode = AlphaMode::kBlend;
+  a.materials = {full, old, plain};
+  SkinnedMesh m;
+  m.name = "tri";
+  m.node = 0;
+  m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  m.normals = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
+  m.uvs = {{{0, 0}}, {{1, 0}}, {{0, 1}}};
+  m.colors = {{{1, 0, 0, 1}}, {{0, 1, 0, 0.5f}}, {{0, 0, 1, 1}}};
+  m.indices = {0, 1, 2};
+  m.material = 0;
+  a.meshes.push_back(m);
+  return a;
+}
+
+Bytes bytes_of(const MaterialImage& image) {
+  Result<Bytes> b = image_bytes(image);
+  EXPECT_TRUE(b.ok()) << b.error().message;
+  return b.ok() ? *b : Bytes{};
+}
+
+// `back`'s materials are `source`'s, the image indices mapped by `image_of` (-1: left out).
+void expect_same_materials(const Asset& source, const Asset& back, const std::vector<int>& image_of,
+                           const std::string& where, bool gltf) {
+  ASSERT_EQ(back.materials.size(), source.materials.size()) << where;
+  for (std::size_t m = 0; m < source.materials.size(); ++m) {
+    Material expected = source.materials[m];
+    for (TextureRef* t : {&expected.base_color, &expected.metallic_roughness, &expected.normal,
+                          &expected.occlusion, &expected.emissive}) {
+      if (t->image < 0) continue;
+      t->image = image_of.at(static_cast<std::size_t>(t->image));
+      // glTF leaves out a texture whose image it cannot hold, or that reads a UV set other
+      // than the one marrow's meshes carry.
+      if (t->image < 0 || (gltf && t->texcoord != 0)) *t = TextureRef{};
+    }
+    // glTF keeps a normal map's scale and an occlusion map's strength inside the texture.
+    if (gltf && !expected.normal.present()) expected.normal_scale = 1;
+    if (gltf && !expected.occlusion.present()) expected.occlusion_strength = 1;
+    EXPECT_EQ(back.materials[m], expected) << where << ": material " << m;
+  }
+  for (std::size_t i = 0; i < source.images.size(); ++i) {
+    if (image_of[i] < 0) continue;
+    const MaterialImage& image = back.images.at(static_cast<std::size_t>(image_of[i]));
+    EXPECT_EQ(image.name, source.images[i].name) << where;
+    if (image_bytes(source.images[i]))
+      EXPECT_EQ(bytes_of(image), bytes_of(source.images[i])) << where << ": image " << i;
+    else
+      EXPECT_EQ(image.path, source.images[i].path) << where << ": image " << i;
+  }
+}
+
+bool has_note(const std::vector<std::string>& notes, const std::string& part) {
+  return std::any_of(notes.begin(), notes.end(),
+                     [&](const std::string& n) { return n.find(part) != std::string::npos; });
+}
+
+TEST(Materials, EveryFieldSurvivesEveryWriter) {
+  TempDir dir("materials");
+  const Asset source = surfaced_asset(dir.path());
+  std::vector<fs::path> gltf_files;
+  for (const char* name : {"out.glb", "out.gltf", "embedded.gltf", "out.marrow"}) {
+    SCOPED_TRACE(name);
+    const fs::path out = dir / name;
+    std::vector<std::string> notes;
+    const Status st = std::string(name) == "embedded.gltf"
+                          ? write_gltf(source, out.string(), {.embed_buffer = true}, &notes)
+                          : save_asset(source, out.string(), &notes);
+    ASSERT_TRUE(st.ok()) << st.error().message;
+    Result<Asset> back = load_asset(out.string());
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    const bool archive = out.extension() == ".marrow";
+    // glTF holds PNG and JPEG: the BMP is left out, with a note; the archive keeps all three.
+    expect_same_materials(source, *back,
+                          archive ? std::vector<int>{0, 1, 2} : std::vector<int>{0, 1, -1}, name,
+                          !archive);
+    EXPECT_EQ(has_note(notes, "image 'old': not PNG or JPEG"), !archive);
+    EXPECT_EQ(has_note(notes, "material 'full': its normal texture reads TEXCOORD_1"), !archive);
+    ASSERT_EQ(back->meshes.size(), 1u);
+    EXPECT_EQ(back->meshes[0].material, 0);
+    EXPECT_EQ(back->meshes[0].colors, source.meshes[0].colors);
+    if (!archive) gltf_files.push_back(out);
+  }
+  // A .gltf keeps its images as files beside it, byte for byte.
+  EXPECT_EQ(dir.files(),
+            (std::vector<std::string>{"blue.png", "embedded.gltf", "out.bin", "out.glb", "out.gltf",
+                                      "out.marrow", "out_image0.png", "out_image1.png"}));
+  std::ifstream beside(dir / "out_image1.png", std::ios::binary);
+  EXPECT_EQ(Bytes(std::istreambuf_iterator<char>(beside), {}), kBluePng);
+  const Validation v = validate_gltf(gltf_files);
+  if (!v.ran) GTEST_SKIP() << "the validator is unavailable: " << v.report;
+  EXPECT_EQ(v.errors, 0) << v.report;
+}
+
+// An image whose file is gone: glTF leaves its textures out and the archive keeps the path, each
+// with a note naming the file.
+TEST(Materials, AMissingImageFileIsNamed) {
+  TempDir dir("materials_missing");
+  Asset source = surfaced_asset(dir.path());
+  fs::remove(dir / "blue.png");
+  std::vector<std::string> notes;
+  ASSERT_TRUE(save_asset(source, (dir / "out.glb").string(), &notes).ok());
+  EXPECT_TRUE(has_note(notes, "image 'blue': cannot open " + (dir / "blue.png").string() +
+                                  "; its textures are left out"));
+  notes.clear();
+  ASSERT_TRUE(save_asset(source, (dir / "out.marrow").string(), &notes).ok());
+  EXPECT_TRUE(has_note(notes, "image 'blue': cannot open " + (dir / "blue.png").string() +
+                                  "; kept by its path only"));
+  Result<Asset> back = load_asset((dir / "out.marrow").string());
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->images.at(1).path, (dir / "blue.png").string());
+  EXPECT_TRUE(back->images.at(1).bytes.empty());
+}
+
+// The shared assets' own materials through .glb, .gltf and .marrow: factors equal, image bytes
+// identical (the PNG and JPEG images these files hold; glTF takes both).
+TEST(Materials, SharedAssetsKeepTheirMaterials) {
+  TempDir dir("materials_shared");
+  std::size_t with_materials = 0;
+  for (const char* name : {"gltf/Soldier.glb", "gltf/Xbot.glb", "gltf/cesium_man.gltf",
+                           "x/Testwuson.X", "x/test.x", "md5/BoarMan.md5mesh"}) {
+    const std::string path = shared_asset(name);
+    if (!fs::exists(path)) continue;
+    Result<Asset> source = load_asset(path);
+    ASSERT_TRUE(source.ok()) << source.error().message;
+    if (source->materials.empty()) continue;
+    ++with_materials;
+    std::vector<int> image_of;
+    int kept = 0;
+    for (const MaterialImage& image : source->images) {
+      Result<Bytes> b = image_bytes(image);
+      image_of.push_back(b && !image_mime_type(*b).empty() ? kept++ : -1);
+    }
+    for (const char* ext : {".glb", ".gltf", ".marrow"}) {
+      const fs::path out = dir / (fs::path(name).stem().string() + ext);
+      ASSERT_TRUE(save_asset(*source, out.string()).ok()) << name << ext;
+      Result<Asset> back = load_asset(out.string());
+      ASSERT_TRUE(back.ok()) << back.error().message;
+      // The archive keeps every image: its bytes, or its path when its file is unreadable.
+      std::vector<int> all(source->images.size());
+      std::iota(all.begin(), all.end(), 0);
+      const bool archive = std::string(ext) == ".marrow";
+      expect_same_materials(*source, *back, archive ? all : image_of, std::string(name) + ext,
+                            !archive);
+      // glTF may group meshes as primitives differently: the materials they use are the same.
+      std::vector<int> used, used_back;
+      for (const SkinnedMesh& m : source->meshes) used.push_back(m.material);
+      for (const SkinnedMesh& m : back->meshes) used_back.push_back(m.material);
+      std::sort(used.begin(), used.end());
+      std::sort(used_back.begin(), used_back.end());
+      EXPECT_EQ(used_back, used) << name << ext;
+    }
+  }
+  if (with_materials == 0) GTEST_SKIP() << "no shared asset with materials is present";
+}
+
+}  // namespace
+}  // namespace formats_test
