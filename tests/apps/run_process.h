@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 #include <vector>
+#include "../common/whole_file.h"
 
 namespace marrow_test {
 
@@ -22,8 +23,7 @@ inline std::string quote(const std::string& s) {
 }
 
 inline std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), {});
+  return marrow::test::whole_file<std::string>(p);
 }
 
 struct Outcome {

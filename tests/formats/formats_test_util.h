@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/whole_file.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/pose_dump.h"
 
@@ -64,8 +65,7 @@ class TempDir {
 };
 
 inline Bytes read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return Bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return marrow::test::whole_file<Bytes>(path);
 }
 
 inline void write_file(const fs::path& path, const Bytes& bytes) {

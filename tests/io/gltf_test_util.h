@@ -18,6 +18,7 @@
 
 #include <unistd.h>
 
+#include "../common/whole_file.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/gltf.h"
 
@@ -251,8 +252,7 @@ inline void write_file(const std::filesystem::path& path, const Bytes& data) {
 }
 
 inline Bytes read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return Bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return marrow::test::whole_file<Bytes>(path);
 }
 
 inline const std::filesystem::path kAssets =

@@ -29,6 +29,7 @@
 #include <ostream>
 #include <string>
 #include <vector>
+#include "../common/whole_file.h"
 
 namespace fs = std::filesystem;
 
@@ -49,8 +50,7 @@ struct Outcome {
 };
 
 std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), {});
+  return marrow::test::whole_file<std::string>(p);
 }
 
 struct RunOptions {

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "../common/whole_file.h"
 #include "encodings.h"
 #include "marrow/io/archive.h"
 #include "marrow/io/asset.h"
@@ -29,8 +30,7 @@ constexpr int kThreads = 8;
 const fs::path kAssets = fs::path(MARROW_SHARED_DIR) / "assets";
 
 Bytes read_bytes(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return Bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return marrow::test::whole_file<Bytes>(p);
 }
 
 void write_bytes(const fs::path& p, const Bytes& bytes) {

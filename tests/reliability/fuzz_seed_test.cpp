@@ -14,6 +14,7 @@
 #include <iterator>
 #include <string>
 #include <vector>
+#include "../common/whole_file.h"
 
 namespace {
 
@@ -23,8 +24,7 @@ const fs::path kSoldier = fs::path(MARROW_SHARED_DIR) / "assets/gltf/Soldier.glb
 const fs::path kSeedDir = fs::path(MARROW_SOURCE_DIR) / "fuzz/seeds";
 
 std::string read_whole_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), {});
+  return marrow::test::whole_file<std::string>(p);
 }
 
 std::vector<fs::path> seeds(const std::string& target) {

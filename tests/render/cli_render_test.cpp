@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../common/whole_file.h"
 #include "gif_decoder.h"
 
 namespace fs = std::filesystem;
@@ -50,8 +51,7 @@ struct Outcome {
 };
 
 std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), {});
+  return marrow::test::whole_file<std::string>(p);
 }
 
 Outcome run(const Workspace& ws, const std::vector<std::string>& args,
