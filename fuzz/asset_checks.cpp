@@ -128,6 +128,25 @@ void play_compiled_clip(const Asset& asset, const CompiledClip& compiled,
   }
 }
 
+// What the writers rely on: textures name images of the asset, factors are finite.
+void check_material(const Asset& asset, const Material& m, const std::string& where) {
+  const std::string mw = "material '" + m.name + "'";
+  for (const TextureRef* t :
+       {&m.base_color, &m.metallic_roughness, &m.normal, &m.occlusion, &m.emissive}) {
+    ASSET_CHECK(t->image >= -1 && t->image < static_cast<int>(asset.images.size()),
+                mw + ": texture image out of range");
+    if (t->transform)
+      ASSET_CHECK(finite(t->transform->offset) && finite(t->transform->scale) &&
+                      std::isfinite(t->transform->rotation),
+                  mw + ": texture transform not finite");
+  }
+  ASSET_CHECK(finite(m.base_color_factor) && finite(m.emissive_factor) &&
+                  std::isfinite(m.metallic_factor) && std::isfinite(m.roughness_factor) &&
+                  std::isfinite(m.normal_scale) && std::isfinite(m.occlusion_strength) &&
+                  std::isfinite(m.emissive_strength) && std::isfinite(m.alpha_cutoff),
+              mw + ": factor not finite");
+}
+
 void check_mesh(const Asset& asset, const SkinnedMesh& m, const std::string& where) {
   const std::string mw = "mesh '" + m.name + "'";
   const std::size_t n = m.vertex_count();
@@ -137,6 +156,10 @@ void check_mesh(const Asset& asset, const SkinnedMesh& m, const std::string& whe
   ASSET_CHECK(m.normals.empty() || m.normals.size() == n, mw + ": normal count");
   ASSET_CHECK(m.tangents.empty() || m.tangents.size() == n, mw + ": tangent count");
   ASSET_CHECK(m.uvs.empty() || m.uvs.size() == n, mw + ": uv count");
+  ASSET_CHECK(m.colors.empty() || m.colors.size() == n, mw + ": colour count");
+  for (const auto& c : m.colors) ASSET_CHECK(finite(c), mw + ": colour not finite");
+  ASSET_CHECK(m.material >= -1 && m.material < static_cast<int>(asset.materials.size()),
+              mw + ": material out of range");
   ASSET_CHECK(m.indices.size() % 3 == 0, mw + ": index count not a multiple of 3");
   for (std::uint32_t i : m.indices) ASSET_CHECK(i < n, mw + ": index out of range");
   for (const Vec3& p : m.positions) ASSET_CHECK(is_finite(p), mw + ": position not finite");
@@ -384,6 +407,7 @@ void check_asset(const Asset& asset, const std::string& where) {
     ASSET_CHECK(skin.root_hint == kNoParent || skin.root_hint < asset.skeleton.size(),
                 "skin '" + skin.name + "': root hint out of range");
   }
+  for (const Material& material : asset.materials) check_material(asset, material, where);
   for (const SkinnedMesh& mesh : asset.meshes) {
     check_mesh(asset, mesh, where);
     // The readers check morph targets as they read them (the runtime relies on it).

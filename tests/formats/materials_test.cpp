@@ -174,6 +174,29 @@ TEST(Materials, EveryFieldSurvivesEveryWriter) {
   EXPECT_EQ(v.errors, 0) << v.report;
 }
 
+// `marrow info` lists the materials and images, and `marrow convert` prints the writer's notes.
+TEST(Materials, InfoListsThemAndConvertNamesWhatGltfCannotHold) {
+  TempDir dir("materials_cli");
+  const Asset source = surfaced_asset(dir.path());
+  const std::string archive = (dir / "in.marrow").string();
+  ASSERT_TRUE(save_asset(source, archive).ok());
+  const Outcome info = run_marrow(dir, {"info", archive});
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  for (const char* line :
+       {"materials: 3\n",
+        "  [0] 'full'  base colour (0.5, 0.25, 1, 0.75), texture image 0 "
+        "(transformed), metallic 0.25, roughness 0.5, metallic-roughness image 1, "
+        "normal image 1 (uv set 1), occlusion image 0, emissive image 1, emissive "
+        "(1, 0.5, 0) x 4, alpha mask 0.25, double-sided\n",
+        "  [2] 'plain'  base colour (1, 1, 1, 1), metallic 0, roughness 1, alpha blend, unlit\n",
+        "images: 3\n", "  [0] 'red'  embedded, 74 bytes, image/png\n",
+        "  [2] 'old'  embedded, 14 bytes\n", "vertex colours, material 0"})
+    EXPECT_NE(info.out.find(line), std::string::npos) << line << "\nin:\n" << info.out;
+  const Outcome convert = run_marrow(dir, {"convert", archive, (dir / "out.glb").string()});
+  ASSERT_EQ(convert.exit_code, 0) << convert.err;
+  EXPECT_NE(convert.err.find("image 'old': not PNG or JPEG"), std::string::npos) << convert.err;
+}
+
 // An image whose file is gone: glTF leaves its textures out and the archive keeps the path, each
 // with a note naming the file.
 TEST(Materials, AMissingImageFileIsNamed) {

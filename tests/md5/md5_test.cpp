@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 #include "marrow/clip/sampling.h"
 #include "marrow/io/assimp_import.h"
@@ -75,7 +77,14 @@ TEST(Md5Mesh, VerticesAreTheirWeightsSumAndTrianglesTurnCounterClockwise) {
       for (int col = 0; col < 4; ++col)
         EXPECT_NEAR(identity(row, col), row == col ? 1.0f : 0.0f, 1e-5f);
   }
-  EXPECT_TRUE(a.warnings.empty());
+  // The mesh's shader "skin" is a material of that name; no image named so lies beside it.
+  ASSERT_EQ(a.materials.size(), 1u);
+  EXPECT_EQ(a.materials[0].name, "skin");
+  EXPECT_FALSE(a.materials[0].base_color.present());
+  EXPECT_EQ(a.meshes[0].material, 0);
+  ASSERT_EQ(a.warnings.size(), 1u);
+  EXPECT_NE(a.warnings[0].find("shader(s) 'skin' name no image beside the file"), std::string::npos)
+      << a.warnings[0];
 }
 
 TEST(Md5Anim, FramesReplaceTheFlaggedComponentsOfTheBaseFrame) {
@@ -243,6 +252,24 @@ TEST(Md5Shared, BoarManMatchesTheAssimpPathUpToWindingAndTextureOrigin) {
   ASSERT_TRUE(bone);
   expect_rotation(ours->skeleton.rest_pose()[0].rotation,
                   theirs->skeleton.rest_pose()[*bone].rotation);
+}
+
+// A shader that names an image beside the file (here by its name with .tga) gives the
+// material that image as its base colour.
+TEST(Md5Mesh, AShaderNamingAnImageBesideTheFileTexturesItsMaterial) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() /
+      ("marrow_md5_shader_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "mini.md5mesh") << kMesh;
+  std::ofstream(dir / "skin.tga") << "not decoded by the reader";
+  Result<Asset> a = load_asset((dir / "mini.md5mesh").string());
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  ASSERT_EQ(a->materials.size(), 1u);
+  ASSERT_EQ(a->materials[0].base_color.image, 0);
+  EXPECT_EQ(a->images.at(0).path, (dir / "skin.tga").string());
+  EXPECT_TRUE(a->warnings.empty());
 }
 
 }  // namespace

@@ -24,12 +24,17 @@ inline constexpr std::size_t kArchiveHeaderBytes = 32;
 // True when the bytes start with the archive's magic.
 bool has_archive_magic(std::span<const std::uint8_t> bytes);
 
+// How an archive stores an image the asset names by its file: its bytes read in (a
+// self-contained archive), or the path alone (what the isolated importer sends its parent).
+enum class ImageFiles { kEmbed, kByPath };
+
 // The archive as bytes. Fails on data the format cannot hold (a section over 4 GiB, an
 // inconsistent mesh) with a message naming the part. Images are stored with their bytes (read
-// from their files when the asset only names them); one whose file cannot be read is kept by its
-// path, which `notes` (when given) says.
+// from their files when the asset only names them, unless `files` says kByPath); one whose file
+// cannot be read is kept by its path, which `notes` (when given) says.
 Result<std::vector<std::uint8_t>> archive_bytes(const Asset& asset,
-                                                std::vector<std::string>* notes = nullptr);
+                                                std::vector<std::string>* notes = nullptr,
+                                                ImageFiles files = ImageFiles::kEmbed);
 // Writes the archive to a temporary file beside `path`, then renames it into place.
 Status write_archive(const Asset& asset, const std::string& path,
                      std::vector<std::string>* notes = nullptr);

@@ -67,7 +67,8 @@ void put_u32_at(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
     b[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(v >> (8 * i));
 }
 
-std::vector<std::uint8_t> encode(const Asset& asset, std::vector<std::string>* notes) {
+std::vector<std::uint8_t> encode(const Asset& asset, std::vector<std::string>* notes,
+                                 ImageFiles files) {
   const std::string who = asset.source.empty() ? std::string("asset") : asset.source;
   auto fail = [&who](const std::string& what) { throw WriteError{who + ": " + what}; };
   auto fits_u32 = [&](std::size_t n, const std::string& what) {
@@ -148,7 +149,7 @@ std::vector<std::uint8_t> encode(const Asset& asset, std::vector<std::string>* n
   for (const MaterialImage& image : asset.images) {
     section = out.begin_section(kImag);
     std::string note;
-    archive_detail::write_image(out, image, note);
+    archive_detail::write_image(out, image, files == ImageFiles::kEmbed, note);
     if (!note.empty() && notes) notes->push_back(note);
     if (!out.end_section(section)) fail("image '" + image.name + "' over 4 GiB");
   }
@@ -631,10 +632,10 @@ bool has_archive_magic(std::span<const std::uint8_t> bytes) {
   return bytes.size() >= 8 && std::equal(kMagic, kMagic + 8, bytes.begin());
 }
 
-Result<std::vector<std::uint8_t>> archive_bytes(const Asset& asset,
-                                                std::vector<std::string>* notes) {
+Result<std::vector<std::uint8_t>> archive_bytes(const Asset& asset, std::vector<std::string>* notes,
+                                                ImageFiles files) {
   try {
-    return encode(asset, notes);
+    return encode(asset, notes, files);
   } catch (const WriteError& e) {
     return Error{e.message};
   }

@@ -63,7 +63,14 @@ TextureRef read_texture(In& in, const std::string& what, const char* slot) {
 
 }  // namespace
 
-void write_image(Out& out, const MaterialImage& image, std::string& note) {
+void write_image(Out& out, const MaterialImage& image, bool read_files, std::string& note) {
+  if (!read_files && image.bytes.empty()) {
+    out.string(image.name);
+    out.string(image.mime_type);
+    out.string(image.path);
+    out.u32(0);
+    return;
+  }
   Result<std::vector<std::uint8_t>> bytes = image_bytes(image);
   if (bytes && bytes->size() > 0xFFFFFFFFull)
     throw WriteError{"image '" + image.name + "' over 4 GiB"};
@@ -71,7 +78,9 @@ void write_image(Out& out, const MaterialImage& image, std::string& note) {
   out.string(image.mime_type.empty() && bytes ? image_mime_type(*bytes) : image.mime_type);
   out.string(bytes ? std::string() : image.path);
   if (!bytes) {
-    note = "image '" + image.name + "': " + bytes.error().message + "; kept by its path only";
+    note = image.path.empty()
+               ? "image '" + image.name + "': no data; kept by its name only"
+               : "image '" + image.name + "': " + bytes.error().message + "; kept by its path only";
     out.u32(0);
     return;
   }
@@ -87,8 +96,8 @@ MaterialImage read_image(In& in, const std::string& what) {
   const std::uint32_t n = in.count("image byte count", 1);
   image.bytes.resize(n);
   in.array(image.bytes.data(), n, "image bytes");
-  if ((n == 0) == image.path.empty())
-    in.fail(what + ": an image holds either its bytes or the path of its file");
+  if (n > 0 && !image.path.empty())
+    in.fail(what + ": an image holds its bytes or the path of its file, not both");
   return image;
 }
 

@@ -12,9 +12,10 @@
 
 namespace marrow::archive_detail {
 
-// The image's name, mime type, the path it came from and its bytes. An image whose file cannot
-// be read is kept by its path alone, and the reason goes to `note`.
-void write_image(Out& out, const MaterialImage& image, std::string& note);
+// The image's name, mime type, and its bytes or its file's path: the bytes when embedded, or
+// when `read_files` and its file can be read; otherwise the path (the reason, when reading
+// failed, goes to `note`).
+void write_image(Out& out, const MaterialImage& image, bool read_files, std::string& note);
 MaterialImage read_image(In& in, const std::string& what);
 
 void write_material(Out& out, const Material& material);

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -17,8 +18,10 @@
 
 #include "assimp/assimp_morph.h"
 #include "common/budget.h"
+#include "common/reader_support.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/io/assimp_import.h"
+#include "marrow/io/material.h"
 
 namespace marrow {
 namespace {
@@ -175,6 +178,71 @@ struct Reader {
     return owner;
   }
 
+  // A texture of `material` as an image: embedded (FBX's "*n" or a file name assimp matched to
+  // embedded content) with its encoded bytes, or a file beside the document. -1 when there is
+  // none or it cannot be kept as encoded bytes (a note says so).
+  int texture_image(const aiMaterial* material, aiTextureType type, const std::string& what,
+                    std::map<std::string, int>& images) {
+    aiString reference;
+    if (material->GetTexture(type, 0, &reference) != AI_SUCCESS || reference.length == 0) return -1;
+    const std::string ref = reference.C_Str();
+    if (const auto it = images.find(ref); it != images.end()) return it->second;
+    MaterialImage image;
+    image.name = ref;
+    if (const aiTexture* embedded = scene->GetEmbeddedTexture(reference.C_Str())) {
+      if (embedded->mHeight != 0 || !embedded->pcData) {
+        asset.warnings.push_back(what + ": texture " + io::quote_token(ref) +
+                                 " is embedded as raw texels, not an encoded image; left out");
+        return images[ref] = -1;
+      }
+      const auto* bytes = reinterpret_cast<const std::uint8_t*>(embedded->pcData);
+      image.bytes.assign(bytes, bytes + embedded->mWidth);
+      image.mime_type = image_mime_type(image.bytes);
+    } else {
+      image.path = io::image_path_beside(name, ref, what, asset.warnings);
+    }
+    asset.images.push_back(std::move(image));
+    return images[ref] = static_cast<int>(asset.images.size() - 1);
+  }
+
+  // FBX's Lambert and Phong materials as metallic-roughness ones: the diffuse colour (a display
+  // value, made linear) and opacity, the emissive colour, two-sidedness, and the diffuse,
+  // normal and emissive textures. One per assimp material, in order, so mMaterialIndex holds.
+  void read_materials() {
+    std::map<std::string, int> images;
+    for (unsigned i = 0; i < scene->mNumMaterials; ++i) {
+      const aiMaterial* src = scene->mMaterials[i];
+      Material m;
+      aiString material_name;
+      if (src->Get(AI_MATKEY_NAME, material_name) == AI_SUCCESS) m.name = material_name.C_Str();
+      const std::string what = "material " + std::to_string(i) + " '" + m.name + "'";
+      aiColor3D colour;
+      if (src->Get(AI_MATKEY_COLOR_DIFFUSE, colour) == AI_SUCCESS)
+        m.base_color_factor = {io::linear_from_display(colour.r), io::linear_from_display(colour.g),
+                               io::linear_from_display(colour.b), 1};
+      float opacity = 1;
+      if (src->Get(AI_MATKEY_OPACITY, opacity) == AI_SUCCESS && std::isfinite(opacity)) {
+        if (opacity > 0 && opacity < 1) {
+          m.base_color_factor[3] = opacity;
+          m.alpha_mode = AlphaMode::kBlend;
+        } else if (opacity <= 0) {
+          asset.warnings.push_back(what + ": opacity 0 would hide it; drawn opaque");
+        }
+      }
+      if (src->Get(AI_MATKEY_COLOR_EMISSIVE, colour) == AI_SUCCESS)
+        m.emissive_factor = {io::linear_from_display(colour.r), io::linear_from_display(colour.g),
+                             io::linear_from_display(colour.b)};
+      int two_sided = 0;
+      if (src->Get(AI_MATKEY_TWOSIDED, two_sided) == AI_SUCCESS) m.double_sided = two_sided != 0;
+      m.base_color.image = texture_image(src, aiTextureType_DIFFUSE, what, images);
+      m.normal.image = texture_image(src, aiTextureType_NORMALS, what, images);
+      m.emissive.image = texture_image(src, aiTextureType_EMISSIVE, what, images);
+      if (m.emissive.present() && m.emissive_factor == std::array<float, 3>{0, 0, 0})
+        m.emissive_factor = {1, 1, 1};
+      asset.materials.push_back(std::move(m));
+    }
+  }
+
   Status read_meshes() {
     const std::vector<const aiNode*> owner = mesh_owner();
     for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
@@ -186,6 +254,8 @@ struct Reader {
       }
       SkinnedMesh mesh;
       mesh.name = src->mName.C_Str();
+      if (src->mMaterialIndex < asset.materials.size())
+        mesh.material = static_cast<int>(src->mMaterialIndex);
       if (owner[m]) {
         mesh.node = joint_of_desc[desc_of_node.at(owner[m])];
       } else {
@@ -487,6 +557,7 @@ struct Reader {
     if (!scene->mRootNode) return fail("", "assimp produced no node hierarchy");
     Status st = read_nodes();
     if (!st) return st;
+    read_materials();
     st = read_meshes();
     if (!st) return st;
     return read_clips();

@@ -447,7 +447,8 @@ int run_import_helper(int argc, char** argv) {
       const std::string& m = asset.error().message;
       leave(m.find("bad_alloc") != std::string::npos ? kExitOutOfMemory : kExitImportError, m);
     }
-    Result<std::vector<std::uint8_t>> archive = archive_bytes(*asset);
+    // Images named by path stay paths: the parent reads the file as any reader's caller does.
+    Result<std::vector<std::uint8_t>> archive = archive_bytes(*asset, nullptr, ImageFiles::kByPath);
     if (!archive) leave(kExitImportError, archive.error().message);
     std::vector<std::uint8_t> head(kMagic, kMagic + 8);
     const auto clips = static_cast<std::uint32_t>(asset->clips.size());

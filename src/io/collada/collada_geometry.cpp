@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 
+#include "collada/collada_material.h"
 #include "common/reader_support.h"
 #include "marrow/skin/morph.h"
 
@@ -15,6 +16,7 @@ namespace {
 struct Primitive {
   SkinnedMesh mesh;
   std::vector<std::uint32_t> position_index;  // per vertex, into Geometry::positions
+  std::string material_symbol;                // bound per instance by <bind_material>
 };
 
 struct Geometry {
@@ -238,6 +240,7 @@ Geometry read_geometry(const Document& doc, pugi::xml_node element,
       continue;
     Primitive p = read_primitive(doc, prim, g, vertex_inputs, warnings);
     if (p.mesh.positions.empty()) continue;
+    p.material_symbol = prim.attribute("material").as_string();
     g.primitives.push_back(std::move(p));
   }
   if (skipped)
@@ -440,6 +443,7 @@ void add_targets(const MorphData& morph, std::size_t p, const Primitive& base, S
 MorphInstances read_instances(const Document& doc, const Scene& scene,
                               const std::vector<JointIndex>& joint_of_node, Asset& asset) {
   MorphInstances morphs;
+  MaterialTable materials;
   std::map<const void*, Geometry> geometries;  // read once per <geometry>
   auto geometry_of = [&](pugi::xml_node element) -> const Geometry& {
     auto it = geometries.find(element.internal_object());
@@ -519,12 +523,23 @@ MorphInstances read_instances(const Document& doc, const Scene& scene,
         if (const char* cid = morph.parent().attribute("id").as_string(); *cid)
           morphs.weights_id_of_controller[cid] = weights_id;
       }
+      // The instance binds each primitive's material symbol to a <material>.
+      std::map<std::string, pugi::xml_node> bound;
+      for (pugi::xml_node im :
+           inst.child("bind_material").child("technique_common").children("instance_material"))
+        bound.emplace(im.attribute("symbol").as_string(), im);
       std::size_t unweighted = 0;
       for (std::size_t p = 0; p < geometry.primitives.size(); ++p) {
         const Primitive& prim = geometry.primitives[p];
         SkinnedMesh mesh = prim.mesh;
         mesh.node = joint_of_node[n];
         mesh.skin = skin_index;
+        if (const auto b = bound.find(prim.material_symbol); b != bound.end())
+          mesh.material = materials.index_of(doc, b->second, asset);
+        else if (!prim.material_symbol.empty())
+          asset.warnings.push_back(doc.where(inst) + ": material " +
+                                   io::quote_token(prim.material_symbol) + " of " +
+                                   io::quote_token(geometry.name) + " is not bound; drawn plain");
         if (skin) {
           mesh.influence_offsets.assign(1, 0);
           for (std::uint32_t pos : prim.position_index) {
@@ -553,6 +568,7 @@ MorphInstances read_instances(const Document& doc, const Scene& scene,
                                  " vertices have no weight");
     }
   }
+  materials.add_notes(doc, asset);
   return morphs;
 }
 

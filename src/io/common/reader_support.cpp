@@ -1,5 +1,8 @@
 #include "common/reader_support.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <filesystem>
 #include <fstream>
 
@@ -60,6 +63,32 @@ std::string quote_token(std::string_view token) {
   }
   if (token.size() > kMax) out += "...";
   return out + "'";
+}
+
+float linear_from_display(float v) {
+  v = std::clamp(v, 0.0f, 1.0f);
+  return v <= 0.04045f ? v / 12.92f : std::pow((v + 0.055f) / 1.055f, 2.4f);
+}
+
+std::string image_path_beside(const std::string& document, std::string reference,
+                              const std::string& where, std::vector<std::string>& warnings) {
+  namespace fs = std::filesystem;
+  reference.erase(0, reference.find_first_not_of(" \t\r\n"));
+  reference.erase(reference.find_last_not_of(" \t\r\n") + 1);
+  if (reference.rfind("file://", 0) == 0) reference.erase(0, 7);
+  std::replace(reference.begin(), reference.end(), '\\', '/');
+  const fs::path folder = fs::path(document).parent_path();
+  const fs::path path = (folder / reference).lexically_normal();
+  const fs::path relative = path.lexically_relative(folder.empty() ? fs::path(".") : folder);
+  const bool outside = fs::path(reference).is_absolute() ||
+                       reference.find(':') != std::string::npos || relative.empty() ||
+                       *relative.begin() == "..";
+  if (!outside) return path.string();
+  const fs::path beside = (folder / fs::path(reference).filename()).lexically_normal();
+  warnings.push_back(where + ": " + quote_token(reference) +
+                     " is outside the document's folder; looked for as " +
+                     beside.filename().string() + " beside it");
+  return beside.string();
 }
 
 }  // namespace marrow::io

@@ -32,6 +32,17 @@ std::string ascii_lower(std::string_view s);
 // to 40 bytes followed by "...".
 std::string quote_token(std::string_view token);
 
+// A colour component as an authoring tool shows it (sRGB-encoded: .X, Collada and FBX colours),
+// clamped to [0, 1] and made linear, as materials keep it.
+float linear_from_display(float v);
+
+// The file an image reference of `document` names, beside the document: a relative path inside
+// the document's folder as written; a path that is absolute, carries a scheme or climbs out of the
+// folder is looked for by its file name in the folder instead, with a note in `warnings` (`where`
+// names the reference). Backslashes read as slashes, "file://" is dropped; nothing is fetched.
+std::string image_path_beside(const std::string& document, std::string reference,
+                              const std::string& where, std::vector<std::string>& warnings);
+
 // The first joint (in skeleton order) that lies more than kMaxNestingDepth joints below its
 // root, if any.
 std::optional<JointIndex> joint_nested_too_deep(const Skeleton& skeleton);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <map>
 
 #include "common/reader_support.h"
 #include "md5_internal.h"
@@ -34,6 +35,8 @@ struct WeightRec {
 
 struct MeshRec {
   std::string name;
+  std::string shader;  // a Doom 3 material name, "models/monsters/imp/imp"
+
   std::size_t line = 0;
   std::vector<VertRec> verts;
   std::vector<std::uint32_t> indices;
@@ -78,7 +81,7 @@ MeshRec parse_mesh(Lexer& lex, std::size_t joint_count, io::DocumentBudget& budg
     while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
     m.name = std::string(name);
   }
-  lex.read_string("the shader");
+  m.shader = lex.read_string("the shader");
 
   const std::uint32_t nv = read_count(lex, "numverts", 16, sizeof(VertRec) + 64, budget);
   m.verts.resize(nv);
@@ -137,6 +140,58 @@ MeshRec parse_mesh(Lexer& lex, std::size_t joint_count, io::DocumentBudget& budg
 
 // One SkinnedMesh from a mesh record: bind positions from the weights, influences merged by
 // joint, strongest first, normalized.
+// A shader as a material: named by it, with the image it names where one lies beside the file
+// (the shader as a path, or its last part, with or without .png, .tga, .jpg or .jpeg). Doom 3
+// resolves shaders through its .mtr material files, which are not read: a shader that names no
+// image beside the file stays a name.
+class ShaderMaterials {
+ public:
+  int index_of(const std::string& shader, const std::string& file, Asset& asset) {
+    if (const auto it = by_shader_.find(shader); it != by_shader_.end()) return it->second;
+    Material m;
+    m.name = shader;
+    if (const std::string image = find_image(shader, file); !image.empty()) {
+      m.base_color.image = static_cast<int>(asset.images.size());
+      asset.images.push_back({shader, image, {}, ""});
+    } else {
+      unresolved_.push_back(shader);
+    }
+    asset.materials.push_back(std::move(m));
+    return by_shader_[shader] = static_cast<int>(asset.materials.size() - 1);
+  }
+  void add_note(const std::string& file, Asset& asset) const {
+    if (unresolved_.empty()) return;
+    std::string names;
+    for (const std::string& s : unresolved_)
+      names += (names.empty() ? "" : ", ") + io::quote_token(s);
+    asset.warnings.push_back(file + ": shader(s) " + names +
+                             " name no image beside the file (Doom 3's .mtr files, which give "
+                             "them, are not read); kept as material names");
+  }
+
+ private:
+  std::map<std::string, int> by_shader_;
+  std::vector<std::string> unresolved_;
+
+  static std::string find_image(const std::string& shader, const std::string& file) {
+    namespace fs = std::filesystem;
+    const fs::path folder = fs::path(file).parent_path();
+    std::string relative = shader;
+    std::replace(relative.begin(), relative.end(), '\\', '/');
+    if (relative.empty() || fs::path(relative).is_absolute() ||
+        relative.find("..") != std::string::npos)
+      return "";
+    for (const fs::path& base : {fs::path(relative), fs::path(relative).filename()}) {
+      for (const char* ext : {"", ".png", ".tga", ".jpg", ".jpeg"}) {
+        const fs::path candidate = (folder / (base.string() + ext)).lexically_normal();
+        std::error_code ec;
+        if (fs::is_regular_file(candidate, ec)) return candidate.string();
+      }
+    }
+    return "";
+  }
+};
+
 SkinnedMesh build_mesh(const MeshRec& m, std::size_t index, const std::vector<BindJoint>& bind,
                        const Lexer& lex, io::DocumentBudget& budget,
                        std::vector<std::string>& warnings) {
@@ -294,13 +349,17 @@ Asset read_mesh_document(std::string_view text, const std::string& file,
   }
 
   std::size_t empty = 0;
+  ShaderMaterials shaders;
   for (std::size_t i = 0; i < meshes.size(); ++i) {
     if (meshes[i].verts.empty()) {
       ++empty;
       continue;
     }
     asset.meshes.push_back(build_mesh(meshes[i], i, bind, lex, budget, asset.warnings));
+    if (!meshes[i].shader.empty())
+      asset.meshes.back().material = shaders.index_of(meshes[i].shader, file, asset);
   }
+  shaders.add_note(file, asset);
   if (empty) {
     asset.warnings.push_back(file + ": " + std::to_string(empty) +
                              " meshes without vertices skipped");

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <limits>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <unordered_map>
 
@@ -168,7 +169,7 @@ void add_lines_as_warnings(const std::string& text, const std::string& name, Ass
 // The first `mtllib` file named in the text, read from `base_dir` (at most 16 MiB); "" when
 // there is none or it cannot be read (a warning says which).
 std::string material_library(const std::string& text, const std::string& base_dir,
-                             const std::string& name, std::string& mtl_dir,
+                             const std::string& name, std::string& mtl_path,
                              std::vector<std::string>& warnings) {
   io::LineSplitter lines(text);
   while (const std::optional<io::TextLine> next = lines.next()) {
@@ -187,7 +188,7 @@ std::string material_library(const std::string& text, const std::string& base_di
                          "' cannot be read; materials ignored");
       return "";
     }
-    mtl_dir = path.parent_path().string();
+    mtl_path = path.string();
     std::ostringstream ss;
     ss << in.rdbuf();
     return ss.str();
@@ -195,13 +196,41 @@ std::string material_library(const std::string& text, const std::string& base_di
   return "";
 }
 
-// OBJ materials as marrow keeps them: Kd as the base colour, d below 1 as blending, map_Kd as
-// the base-colour texture (a file beside the .mtl; images shared by path).
-void add_materials(const std::vector<tinyobj::material_t>& materials, const std::string& mtl_dir,
+// An .mtl texture as an image beside the library (shared by path), with its -clamp, -o and -s
+// options as wrap modes and a texture transform; none for an empty name.
+TextureRef mtl_texture(const std::string& texname, const tinyobj::texture_option_t& option,
+                       const std::string& mtl_path, const std::string& what, Asset& asset) {
+  TextureRef ref;
+  if (texname.empty()) return ref;
+  const std::string path = io::image_path_beside(mtl_path, texname, what, asset.warnings);
+  for (std::size_t i = 0; i < asset.images.size() && ref.image < 0; ++i)
+    if (asset.images[i].path == path) ref.image = static_cast<int>(i);
+  if (ref.image < 0) {
+    ref.image = static_cast<int>(asset.images.size());
+    asset.images.push_back({texname, path, {}, ""});
+  }
+  if (option.clamp) ref.wrap_u = ref.wrap_v = TextureWrap::kClampToEdge;
+  const TextureTransform t{
+      {static_cast<float>(option.origin_offset[0]), static_cast<float>(option.origin_offset[1])},
+      0,
+      {static_cast<float>(option.scale[0]), static_cast<float>(option.scale[1])}};
+  const bool finite = std::isfinite(t.offset[0]) && std::isfinite(t.offset[1]) &&
+                      std::isfinite(t.scale[0]) && std::isfinite(t.scale[1]);
+  if (finite && t != TextureTransform{}) ref.transform = t;
+  return ref;
+}
+
+// OBJ materials as marrow keeps them: Kd as the base colour, d below 1 as blending, Ke as the
+// emissive colour; map_Kd, map_Ke and norm (else map_Bump, which exporters such as Blender use
+// for normal maps) as the base-colour, emissive and normal textures, beside the .mtl. What else
+// a library holds (specular, ambient, alpha and other maps) is named in one note.
+void add_materials(const std::vector<tinyobj::material_t>& materials, const std::string& mtl_path,
                    Asset& asset) {
+  std::set<std::string> not_kept;
   for (const tinyobj::material_t& m : materials) {
     Material material;
     material.name = m.name;
+    const std::string what = mtl_path + ": material " + io::quote_token(m.name);
     // In [0, 1]; a value the parser made infinite or NaN (an .mtl is not prevalidated) is 1.
     auto unit = [](double v) {
       return std::isfinite(v) ? std::clamp(static_cast<float>(v), 0.0f, 1.0f) : 1.0f;
@@ -209,25 +238,36 @@ void add_materials(const std::vector<tinyobj::material_t>& materials, const std:
     const float d = unit(m.dissolve);
     material.base_color_factor = {unit(m.diffuse[0]), unit(m.diffuse[1]), unit(m.diffuse[2]), d};
     if (d < 1) material.alpha_mode = AlphaMode::kBlend;
-    if (!m.diffuse_texname.empty()) {
-      const std::string path =
-          (std::filesystem::path(mtl_dir) / m.diffuse_texname).lexically_normal().string();
-      int image = -1;
-      for (std::size_t i = 0; i < asset.images.size(); ++i) {
-        if (asset.images[i].path == path) image = static_cast<int>(i);
-      }
-      if (image < 0) {
-        image = static_cast<int>(asset.images.size());
-        asset.images.push_back({m.diffuse_texname, path, {}, ""});
-      }
-      material.base_color.image = image;
-    }
+    for (int c = 0; c < 3; ++c)
+      material.emissive_factor[c] = std::isfinite(m.emission[c]) ? unit(m.emission[c]) : 0.0f;
+    material.base_color = mtl_texture(m.diffuse_texname, m.diffuse_texopt, mtl_path, what, asset);
+    material.emissive = mtl_texture(m.emissive_texname, m.emissive_texopt, mtl_path, what, asset);
+    if (material.emissive.present() && material.emissive_factor == std::array<float, 3>{0, 0, 0})
+      material.emissive_factor = {1, 1, 1};
+    material.normal = !m.normal_texname.empty()
+                          ? mtl_texture(m.normal_texname, m.normal_texopt, mtl_path, what, asset)
+                          : mtl_texture(m.bump_texname, m.bump_texopt, mtl_path, what, asset);
+    const std::pair<const char*, const std::string*> others[] = {
+        {"map_Ka", &m.ambient_texname},
+        {"map_Ks", &m.specular_texname},
+        {"map_Ns", &m.specular_highlight_texname},
+        {"map_d", &m.alpha_texname},
+        {"disp", &m.displacement_texname},
+        {"refl", &m.reflection_texname}};
+    for (const auto& [key, texname] : others)
+      if (!texname->empty()) not_kept.insert(key);
     asset.materials.push_back(std::move(material));
+  }
+  if (!not_kept.empty()) {
+    std::string keys;
+    for (const std::string& k : not_kept) keys += (keys.empty() ? "" : ", ") + k;
+    asset.warnings.push_back(mtl_path + ": " + keys +
+                             " not kept (marrow keeps map_Kd, map_Ke and the normal map)");
   }
 }
 
 Result<Asset> build(const tinyobj::ObjReader& reader, const std::string& name,
-                    const std::string& mtl_dir, io::DocumentBudget& budget) {
+                    const std::string& mtl_path, io::DocumentBudget& budget) {
   Asset asset;
   asset.source = name;
   const JointDesc root{root_name(name), -1, Transform::identity()};
@@ -236,7 +276,7 @@ Result<Asset> build(const tinyobj::ObjReader& reader, const std::string& name,
   asset.skeleton = std::move(skeleton).value();
   asset.source_index = {-1};
   add_lines_as_warnings(reader.Warning(), name, asset);
-  add_materials(reader.GetMaterials(), mtl_dir, asset);
+  add_materials(reader.GetMaterials(), mtl_path, asset);
 
   const tinyobj::attrib_t& attrib = reader.GetAttrib();
   // What prevalidate() cannot foresee of the parser's arithmetic, checked on what it produced.
@@ -351,17 +391,17 @@ Result<Asset> parse(const std::string& text, const std::string& name) {
   config.triangulate = true;
   config.vertex_color = false;
   tinyobj::ObjReader reader;
-  std::string mtl_dir;
+  std::string mtl_path;
   std::vector<std::string> mtl_warnings;
   const std::string mtl = material_library(text, std::filesystem::path(name).parent_path().string(),
-                                           name, mtl_dir, mtl_warnings);
+                                           name, mtl_path, mtl_warnings);
   const bool ok = reader.ParseFromString(text, mtl, config);
   if (!ok || !reader.Error().empty()) {
     std::string err = reader.Error();
     while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
     return Error{name + ": " + (err.empty() ? std::string("cannot parse") : err)};
   }
-  Result<Asset> asset = build(reader, name, mtl_dir, budget);
+  Result<Asset> asset = build(reader, name, mtl_path, budget);
   if (asset)
     asset->warnings.insert(asset->warnings.end(), mtl_warnings.begin(), mtl_warnings.end());
   return asset;

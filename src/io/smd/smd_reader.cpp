@@ -480,6 +480,7 @@ class Assembler {
     for (std::size_t m = 0; m < doc_.materials.size(); ++m) {
       SkinnedMesh mesh;
       mesh.name = doc_.materials[m];
+      mesh.material = add_material(doc_.materials[m]);
       mesh.skin = 0;
       mesh.influence_offsets.assign(1, 0);
       std::unordered_map<std::string, std::uint32_t> vertex_of;
@@ -515,6 +516,23 @@ class Assembler {
       }
       asset_.meshes.push_back(std::move(mesh));
     }
+  }
+
+  // An SMD material is the file name of its texture (studiomdl's convention): a material of that
+  // name whose base colour is that image beside the file.
+  int add_material(const std::string& name) {
+    Material material;
+    material.name = name;
+    if (!name.empty()) {
+      material.base_color.image = static_cast<int>(asset_.images.size());
+      asset_.images.push_back(
+          {name,
+           io::image_path_beside(file_, name, file_ + ": material", asset_.warnings),
+           {},
+           ""});
+    }
+    asset_.materials.push_back(std::move(material));
+    return static_cast<int>(asset_.materials.size() - 1);
   }
 
   // local_to_model over the skeleton's order (parents first), without the pose module's job.

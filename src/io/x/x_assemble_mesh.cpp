@@ -163,12 +163,10 @@ int Assembler::build_material(const MeshRec& m) {
   Material material;
   material.name = rec.name;
   // .X colours are display values (fixed-function Direct3D): linear for marrow's factors.
-  for (int c = 0; c < 3; ++c) {
-    const float v = std::clamp(rec.color[c], 0.0f, 1.0f);
-    material.base_color_factor[c] =
-        v <= 0.04045f ? v / 12.92f : std::pow((v + 0.055f) / 1.055f, 2.4f);
-  }
+  for (int c = 0; c < 3; ++c) material.base_color_factor[c] = io::linear_from_display(rec.color[c]);
   material.base_color_factor[3] = std::clamp(rec.color[3], 0.0f, 1.0f);
+  for (int c = 0; c < 3; ++c)
+    material.emissive_factor[c] = io::linear_from_display(rec.emissive[c]);
   if (material.base_color_factor[3] < 1) material.alpha_mode = AlphaMode::kBlend;
   if (!rec.texture.empty()) {
     std::string file = rec.texture;

@@ -254,7 +254,9 @@ MaterialRec Parser::parse_material(const Header& h) {
   MaterialRec mat;
   mat.name = h.name;
   for (float& c : mat.color) c = read_float("a material colour", h);
-  for (int i = 0; i < 7; ++i) read_float("a material term", h);  // power, specular, emissive
+  // power and specularColor (no place in a metallic-roughness material), then emissiveColor.
+  for (int i = 0; i < 4; ++i) read_float("a material term", h);
+  for (float& c : mat.emissive) c = read_float("a material emissive colour", h);
   for_each_child(
       h, [&](const Token& t) { read_reference(t); },
       [&](const Header& c) {

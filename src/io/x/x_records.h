@@ -44,7 +44,8 @@ struct SkinWeightsRec {
 struct MaterialRec {
   std::string name;
   std::array<float, 4> color{1, 1, 1, 1};
-  std::string texture;  // TextureFilename as written (may use backslashes)
+  std::array<float, 3> emissive{0, 0, 0};  // emissiveColor, a display value
+  std::string texture;                     // TextureFilename as written (may use backslashes)
 };
 
 struct MeshRec {
