@@ -197,6 +197,72 @@ TEST(Materials, InfoListsThemAndConvertNamesWhatGltfCannotHold) {
   EXPECT_NE(convert.err.find("image 'old': not PNG or JPEG"), std::string::npos) << convert.err;
 }
 
+// An .mtl's colours and maps, by hand: Kd, Ke, map_Kd with -clamp, -o and -s, map_Ke, norm;
+// map_Ks has no place and is named.
+TEST(Materials, ObjLibrariesGiveColoursMapsAndTheirOptions) {
+  TempDir dir("materials_obj");
+  std::ofstream(dir / "quad.obj") << "mtllib quad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\n"
+                                     "vt 0 0\nvt 1 0\nvt 0 1\nusemtl paint\nf 1/1 2/2 3/3\n";
+  std::ofstream(dir / "quad.mtl") << "newmtl paint\nKd 0.5 0.25 1\nKe 0.1 0.2 0.3\n"
+                                     "map_Kd -clamp on -o 0.5 0.25 0 -s 2 3 1 paint.png\n"
+                                     "map_Ke glow.png\nnorm bumps.png\nmap_Ks shine.png\n";
+  Result<Asset> a = load_asset((dir / "quad.obj").string());
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  ASSERT_EQ(a->materials.size(), 1u);
+  const Material& m = a->materials[0];
+  EXPECT_EQ(m.base_color_factor, (std::array<float, 4>{0.5f, 0.25f, 1, 1}));
+  EXPECT_EQ(m.emissive_factor, (std::array<float, 3>{0.1f, 0.2f, 0.3f}));
+  ASSERT_TRUE(m.base_color.present() && m.emissive.present() && m.normal.present());
+  EXPECT_EQ(a->images.at(static_cast<std::size_t>(m.base_color.image)).path,
+            (dir / "paint.png").string());
+  EXPECT_EQ(a->images.at(static_cast<std::size_t>(m.emissive.image)).path,
+            (dir / "glow.png").string());
+  EXPECT_EQ(a->images.at(static_cast<std::size_t>(m.normal.image)).path,
+            (dir / "bumps.png").string());
+  EXPECT_EQ(m.base_color.wrap_u, TextureWrap::kClampToEdge);
+  ASSERT_TRUE(m.base_color.transform.has_value());
+  EXPECT_EQ(m.base_color.transform->offset, (std::array<float, 2>{0.5f, 0.25f}));
+  EXPECT_EQ(m.base_color.transform->scale, (std::array<float, 2>{2, 3}));
+  EXPECT_TRUE(has_note(a->warnings, "map_Ks not kept"));
+  EXPECT_EQ(a->meshes.at(0).material, 0);
+}
+
+// SMD names each triangle's material by its texture file (studiomdl's convention).
+TEST(Materials, SmdMaterialsAreTheirTextureFiles) {
+  const std::string path = shared_asset("smd/WusonSMD.smd");
+  MARROW_REQUIRE_FILE(path);
+  Result<Asset> a = load_asset(path);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  ASSERT_FALSE(a->materials.empty());
+  for (const SkinnedMesh& mesh : a->meshes) {
+    ASSERT_GE(mesh.material, 0);
+    const Material& m = a->materials.at(static_cast<std::size_t>(mesh.material));
+    EXPECT_EQ(m.name, mesh.name);
+    ASSERT_TRUE(m.base_color.present());
+    EXPECT_EQ(a->images.at(static_cast<std::size_t>(m.base_color.image)).path,
+              (fs::path(path).parent_path() / m.name).lexically_normal().string());
+  }
+}
+
+// FBX materials through assimp (in the isolated child and in process alike): every mesh of the
+// shared FBX files has a material with finite factors, and the two readings agree.
+TEST(Materials, FbxMaterialsCrossTheIsolatedImport) {
+  const std::string path = shared_asset("fbx/arnaud.fbx");
+  MARROW_REQUIRE_FILE(path);
+  Result<Asset> isolated = load_asset(path);
+  LoadOptions in_process;
+  in_process.isolate_importers = false;
+  Result<Asset> direct = load_asset(path, in_process);
+  ASSERT_TRUE(isolated.ok() && direct.ok());
+  ASSERT_FALSE(direct->materials.empty());
+  EXPECT_EQ(isolated->materials, direct->materials);
+  ASSERT_EQ(isolated->images.size(), direct->images.size());
+  for (std::size_t i = 0; i < direct->images.size(); ++i)
+    EXPECT_EQ(isolated->images[i].path, direct->images[i].path) << i;
+  for (const SkinnedMesh& mesh : direct->meshes)
+    EXPECT_LT(mesh.material, static_cast<int>(direct->materials.size()));
+}
+
 // An image whose file is gone: glTF leaves its textures out and the archive keeps the path, each
 // with a note naming the file.
 TEST(Materials, AMissingImageFileIsNamed) {
