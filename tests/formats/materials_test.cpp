@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "formats_test_util.h"
+#include "marrow/clip/clip_builder.h"
 #include "marrow/io/archive.h"
 #include "marrow/io/gltf.h"
 #include "marrow/io/gltf_export.h"
@@ -281,6 +282,23 @@ TEST(Materials, AMissingImageFileIsNamed) {
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->images.at(1).path, (dir / "blue.png").string());
   EXPECT_TRUE(back->images.at(1).bytes.empty());
+  // `marrow compile --out` says so too.
+  ClipBuilder wave("wave");
+  const float times[] = {0, 1}, moves[] = {0, 0, 0, 1, 0, 0};
+  ASSERT_TRUE(wave.add_track(0, "root", TrackTarget::kTranslation, Interpolation::kLinear, times,
+                             moves, "t")
+                  .ok());
+  source.clips.push_back(wave.build(1, "t").value());
+  const std::string gltf = (dir / "in.gltf").string();
+  ASSERT_TRUE(save_asset(source, gltf).ok());  // blue.png gone: written without it
+  const Outcome o = run_marrow(dir, {"compile", gltf, "--out", (dir / "compiled.marrow").string()});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  fs::remove(dir / "in_image0.png");  // an image the .gltf names, gone before compiling again
+  const Outcome gone =
+      run_marrow(dir, {"compile", gltf, "--out", (dir / "compiled2.marrow").string()});
+  ASSERT_EQ(gone.exit_code, 0) << gone.err;
+  EXPECT_NE(gone.err.find("compiled2.marrow: image 'red': cannot open"), std::string::npos)
+      << gone.err;
 }
 
 // The shared assets' own materials through .glb, .gltf and .marrow: factors equal, image bytes

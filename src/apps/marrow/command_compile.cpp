@@ -164,7 +164,9 @@ int run_compile(const CompileCommandOptions& o) {
     // Clips not compiled now keep what the input held (an archive's compiled clips).
     asset->compiled_clips.resize(asset->clips.size());
     for (const ClipResult& r : results) asset->compiled_clips[r.index] = r.compiled;
-    if (Status st = save_asset(*asset, o.out); !st) return report_error(st.error().message);
+    std::vector<std::string> notes;  // what the archive could not keep as given
+    if (Status st = save_asset(*asset, o.out, &notes); !st) return report_error(st.error().message);
+    for (const std::string& n : notes) std::cerr << "marrow: note: " << o.out << ": " << n << "\n";
   }
   if (o.format == "json")
     print_json(*asset, results, o.out);
