@@ -85,8 +85,10 @@ Result<RetargetMap> make_retarget_map(const Skeleton& source, const Skeleton& ta
     HumanoidMatchOptions so, to;
     so.explicit_parts = spec.source_parts;
     so.pose = source_pose;
+    so.map_section = "source";
     to.explicit_parts = spec.target_parts;
     to.pose = target_pose;
+    to.map_section = "target";
     Result<HumanoidRig> s = match_humanoid(source, so, at + ": source");
     if (!s) return s.error();
     Result<HumanoidRig> t = match_humanoid(target, to, at + ": target");
@@ -99,16 +101,11 @@ Result<RetargetMap> make_retarget_map(const Skeleton& source, const Skeleton& ta
   // Explicit pairs first: their target joints are taken out of the profile.
   std::vector<RetargetPair> explicit_pairs;
   for (const JointPairName& p : spec.joints) {
-    const std::optional<JointIndex> s = source.find(p.source);
-    if (!s) {
-      return make_error(
-          at, "joints[\"" + p.source + "\"]: the source skeleton has no joint '" + p.source + "'");
-    }
-    const std::optional<JointIndex> t = target.find(p.target);
-    if (!t) {
-      return make_error(
-          at, "joints[\"" + p.source + "\"]: the target skeleton has no joint '" + p.target + "'");
-    }
+    const std::string at_pair = at + ": joints[\"" + p.source + "\"]";
+    Result<JointIndex> s = find_joint(source, p.source, at_pair + ": source");
+    if (!s) return s.error();
+    Result<JointIndex> t = find_joint(target, p.target, at_pair + ": target");
+    if (!t) return t.error();
     for (const RetargetPair& q : explicit_pairs) {
       if (q.target == *t) {
         return make_error(at, "joints: '" + source.name(q.source) + "' and '" + p.source +

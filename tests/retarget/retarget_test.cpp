@@ -355,7 +355,7 @@ TEST(Retarget, MapsNamingMissingJointsAreErrorsNamingThem) {
   spec.joints = {{"Hips", "Nope"}};
   m = make_retarget_map(s.skeleton, t.skeleton, spec);
   ASSERT_FALSE(m.ok());
-  EXPECT_NE(m.error().message.find("target skeleton has no joint 'Nope'"), std::string::npos);
+  EXPECT_NE(m.error().message.find("target: the skeleton has no joint 'Nope'"), std::string::npos);
   spec.joints = {};
   spec.source_parts = {{HumanoidPart::kLeftHand, {"Claw"}}};
   m = make_retarget_map(s.skeleton, t.skeleton, spec);
