@@ -72,9 +72,17 @@ Result<Quat> character_axes(const HumanoidRig& rig, const Reference& ref, const 
   const Vec3 up = top == kNoParent ? Vec3{0, 0, 0} : ref.pos(top) - ref.pos(hips);
   const Vec3 left = ref.pos(rig.joint(P::kLeftThigh)) - ref.pos(rig.joint(P::kRightThigh));
   const std::string where = std::string(which) + " reference pose";
+  if (top == kNoParent) {
+    return make_error(where, "cannot tell up: no head, neck or spine was matched above the hips '" +
+                                 s.name(hips) + "' (name the head in a map)");
+  }
   if (!(length(up) > kTiny) || !(length(left) > kTiny)) {
-    return make_error(where, "cannot tell up (hips to head) or left (between the thighs) of '" +
-                                 s.name(hips) + "': the joints coincide");
+    const bool up_fails = !(length(up) > kTiny);
+    return make_error(where, std::string("cannot tell ") + (up_fails ? "up" : "left") + ": '" +
+                                 (up_fails ? s.name(hips) + "' and '" + s.name(top)
+                                           : s.name(rig.joint(P::kLeftThigh)) + "' and '" +
+                                                 s.name(rig.joint(P::kRightThigh))) +
+                                 "' lie at the same place in the reference pose");
   }
   float up_off = 0, left_off = 0;
   const Vec3 up_axis = snap(up, up_off);
@@ -372,6 +380,24 @@ Result<Retargeter> Retargeter::create(const Skeleton& source, const Skeleton& ta
   for (std::size_t j = 0; j < source.size(); ++j) {
     if (used[j]) r.source_used_.push_back(static_cast<JointIndex>(j));
   }
+  if (map.humanoid && options.method == RetargetMethod::kRestRelative) {
+    for (const auto& [above, part] :
+         {std::pair{P::kLeftThigh, P::kLeftShin}, std::pair{P::kLeftShin, P::kLeftFoot},
+          std::pair{P::kRightThigh, P::kRightShin}, std::pair{P::kRightShin, P::kRightFoot},
+          std::pair{P::kLeftUpperArm, P::kLeftForearm}, std::pair{P::kLeftForearm, P::kLeftHand},
+          std::pair{P::kRightUpperArm, P::kRightForearm},
+          std::pair{P::kRightForearm, P::kRightHand}}) {
+      const JointIndex a = tr.joint(above), j = tr.joint(part);
+      if (a == kNoParent || j == kNoParent || target.is_descendant(j, a)) continue;
+      Mat4 inverse = Mat4::identity();
+      if (!invert_affine(T0.model[a], inverse)) continue;
+      r.followers_.push_back({j, a, transform_point(inverse, T0.pos(j))});
+    }
+  }
+  if (map.target_hips != kNoParent) r.translated_.push_back(map.target_hips);
+  for (const Follower& f : r.followers_) {
+    if (f.joint != map.target_hips) r.translated_.push_back(f.joint);
+  }
   if (map.humanoid) {
     for (P p : {P::kLeftFoot, P::kLeftToe, P::kRightFoot, P::kRightToe}) {
       if (sr.has(p)) r.source_feet_.push_back(sr.joint(p));
@@ -474,6 +500,15 @@ bool RetargetJob::run() const {
       target_pose[j].translation = transform_point(inverse, place);
     }
   }
+  for (const Retargeter::Follower& f : r.followers_) {
+    const Vec3 place = transform_point(model_matrix_of(target, target_pose, f.anchor), f.offset);
+    const JointIndex p = target.parent(f.joint);
+    Mat4 inverse = Mat4::identity();
+    if (p != kNoParent && !invert_affine(model_matrix_of(target, target_pose, p), inverse)) {
+      continue;
+    }
+    target_pose[f.joint].translation = transform_point(inverse, place);
+  }
   return true;
 }
 
@@ -535,9 +570,9 @@ Result<Clip> retarget_clip(const Retargeter& retargeter, const Clip& source_clip
     cursor.rewind();
   }
   const std::span<const JointIndex> driven = retargeter.driven_joints();
-  const JointIndex hips = retargeter.target_root();
+  const std::span<const JointIndex> placed = retargeter.translated_joints();
   std::vector<std::vector<float>> rotations(driven.size());
-  std::vector<float> translations;
+  std::vector<std::vector<float>> translations(placed.size());
   for (float t : times) {
     (void)sample(source_clip, source.rest_pose(), t, cursor, source_pose);
     RetargetJob job;
@@ -558,9 +593,9 @@ Result<Clip> retarget_clip(const Retargeter& retargeter, const Clip& source_clip
       }
       v.insert(v.end(), {q.x, q.y, q.z, q.w});
     }
-    if (hips != kNoParent) {
-      const Vec3 p = target_pose[hips].translation;
-      translations.insert(translations.end(), {p.x, p.y, p.z});
+    for (std::size_t i = 0; i < placed.size(); ++i) {
+      const Vec3 p = target_pose[placed[i]].translation;
+      translations[i].insert(translations[i].end(), {p.x, p.y, p.z});
     }
   }
 
@@ -574,9 +609,9 @@ Result<Clip> retarget_clip(const Retargeter& retargeter, const Clip& source_clip
                                  interpolation, times, rotations[i], where);
     if (!s) return s.error();
   }
-  if (hips != kNoParent) {
-    Status s = builder.add_track(hips, target.name(hips), TrackTarget::kTranslation, interpolation,
-                                 times, translations, where);
+  for (std::size_t i = 0; i < placed.size(); ++i) {
+    Status s = builder.add_track(placed[i], target.name(placed[i]), TrackTarget::kTranslation,
+                                 interpolation, times, translations[i], where);
     if (!s) return s.error();
   }
   return builder.build(target.size(), where);

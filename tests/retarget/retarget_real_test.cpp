@@ -27,6 +27,7 @@
 #include <memory>
 
 #include "../common/shared_asset.h"
+#include "family_rigs.h"
 #include "marrow/clip/sampling.h"
 #include "marrow/ik/foot_contacts.h"
 #include "marrow/ik/foot_planting.h"
@@ -88,9 +89,16 @@ struct Comparison {
     target = shared_asset(target_file, why);
     if (source == nullptr || target == nullptr) return false;
     clip = &source->clips[*source->find_clip(clip_name)];
+    setup(pose_of(*source, source_ref_clip), pose_of(*target, target_ref_clip), loop);
+    return true;
+  }
+
+  // The rest of make(), for a source, clip and target already set.
+  void setup(std::vector<Transform> source_reference, std::vector<Transform> target_reference,
+             bool loop) {
     looping = loop;
-    source_ref = pose_of(*source, source_ref_clip);
-    target_ref = pose_of(*target, target_ref_clip);
+    source_ref = std::move(source_reference);
+    target_ref = std::move(target_reference);
     Result<RetargetMap> m =
         make_retarget_map(source->skeleton, target->skeleton, {}, source_ref, target_ref);
     EXPECT_TRUE(m.ok()) << m.error().message;
@@ -121,7 +129,6 @@ struct Comparison {
           0.5f * (length(rest[tr.joint(shin)].translation() - rest[tr.joint(thigh)].translation()) +
                   length(rest[tr.joint(foot)].translation() - rest[tr.joint(shin)].translation()));
     }
-    return true;
   }
 
   // Target model poses at `times` for a method, optionally foot-planted.
@@ -408,6 +415,121 @@ TEST(RetargetReal, CmuCaptureOntoSoldierKeepsBonesAndFeetWhereNameCopyDoesNot) {
               source, worst);
   EXPECT_GT(ours.contacts, 10u);
   expect_better_than_name_copy(ours, naive, planted, source);
+}
+
+// Prints a comparison's figures (default root, root by leg length, planted) and checks what
+// every capture must give: limb bones where the source's point, the feet within the source's
+// own slide with the root scaled by leg length (the stride follows the legs), planted feet held.
+// Returns the default figures.
+Figures report(Comparison& s, const std::string& what) {
+  const Figures ours = s.measure(s.rest_relative, false);
+  const Figures by_legs = s.measure(s.by_legs, false);
+  const Figures planted = s.measure(s.rest_relative, true);
+  float worst = 0;
+  const float source = s.source_slide(&worst);
+  std::printf("[ data ] %s, source itself: foot slide %.3f leg lengths per contact (worst %.3f)\n",
+              what.c_str(), source, worst);
+  print(what.c_str(), "rest-relative:", ours);
+  print(what.c_str(), "root by leg length:", by_legs);
+  print(what.c_str(), "rest-relative + IK:", planted);
+  std::printf("[ data ] %s, root scale %.5f (hip height) %.5f (leg length)\n", what.c_str(),
+              s.rest_relative.root_scale(), s.by_legs.root_scale());
+  EXPECT_GT(ours.contacts, 0u);
+  EXPECT_LT(ours.bone_max, 0.05f);
+  EXPECT_LT(by_legs.slide_mean, source + 0.05f);
+  EXPECT_LT(planted.slide_mean, 0.01f);
+  return ours;
+}
+
+TEST(RetargetReal, CharacterCreatorCapturesOntoSoldierAndXbot) {
+  // CMU walks and a run on Reallusion's rig (../shared/assets/bvh/cmu_iclone): matched by names
+  // ("CC_Base_L_Thigh"), referenced at their first frame (the rest pose does not stand). Hip
+  // height, measured on that mid-stride frame, scales the root more than leg length does
+  // (docs/retargeting.md): report() holds the slide to the leg-length root.
+  const char* const captures[] = {"002_01", "002_03", "003_01", "006_01", "007_01"};
+  for (const char* target : {"gltf/Soldier.glb", "gltf/Xbot.glb"}) {
+    for (const char* capture : captures) {
+      const std::string file = std::string("bvh/cmu_iclone/") + capture + ".bvh";
+      Comparison s;
+      std::string why;
+      if (!s.make(file.c_str(), capture, capture, target,
+                  std::string(target) == "gltf/Soldier.glb" ? "TPose" : nullptr, false, why)) {
+        GTEST_SKIP() << why;
+      }
+      const std::string what = std::string("CC ") + capture + " -> " + target;
+      SCOPED_TRACE(what);
+      const Figures ours = report(s, what);
+      EXPECT_LT(ours.joint_max, 0.05f);
+      EXPECT_LT(ours.floor_mean, 0.1f);
+    }
+  }
+}
+
+TEST(RetargetReal, EachRigFamilyCarriesACaptureOntoSoldier) {
+  // A Character Creator walk onto each hand-built family rig (family_rigs.h, at its rest pose),
+  // then from that rig onto Soldier: the family's matching, twist and IK bones included.
+  std::string why;
+  const Asset* cc = shared_asset("bvh/cmu_iclone/002_01.bvh", why);
+  const Asset* soldier = cc == nullptr ? nullptr : shared_asset("gltf/Soldier.glb", why);
+  if (cc == nullptr || soldier == nullptr) GTEST_SKIP() << why;
+  const std::vector<Transform> cc_ref = pose_of(*cc, "002_01");
+  for (const test::Family& f :
+       {test::character_creator_rig(), test::biped_rig(), test::unreal_mannequin_rig(),
+        test::human_ik_rig(), test::blender("Blender", ".L", ".R", false), test::rigify_rig()}) {
+    SCOPED_TRACE(f.label);
+    Asset family;
+    family.skeleton = test::rig_of(test::build(f));
+    Result<RetargetMap> onto = make_retarget_map(cc->skeleton, family.skeleton, {}, cc_ref, {});
+    ASSERT_TRUE(onto.ok()) << onto.error().message;
+    RetargetOptions o;
+    o.source_reference = cc_ref;
+    Result<Retargeter> r = Retargeter::create(cc->skeleton, family.skeleton, *onto, o);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    family.clips.push_back(retarget_clip(*r, cc->clips.front()).value());
+
+    Comparison s;
+    s.source = &family;
+    s.target = soldier;
+    s.clip = &family.clips.front();
+    s.setup(test::rest_of(family.skeleton), pose_of(*soldier, "TPose"), false);
+    report(s, "CC 002_01 -> " + f.label + " -> Soldier");
+  }
+}
+
+TEST(RetargetReal, FeetParentedAwayFromTheLegsFollowTheShins) {
+  // The IK-feet rig's feet hang from the root: retargeted onto it, each foot must still ride at
+  // the end of its shin, where the reference pose has it, frame after frame.
+  std::string why;
+  const Asset* cc = shared_asset("bvh/cmu_iclone/002_01.bvh", why);
+  if (cc == nullptr) GTEST_SKIP() << why;
+  const std::vector<Transform> cc_ref = pose_of(*cc, "002_01");
+  const Skeleton rig = test::rig_of(test::build(test::ik_feet_rig()));
+  Result<RetargetMap> map = make_retarget_map(cc->skeleton, rig, {}, cc_ref, {});
+  ASSERT_TRUE(map.ok()) << map.error().message;
+  RetargetOptions o;
+  o.source_reference = cc_ref;
+  Result<Retargeter> r = Retargeter::create(cc->skeleton, rig, *map, o);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const Clip clip = retarget_clip(*r, cc->clips.front()).value();
+  const std::vector<Mat4> rest = test::model_of(rig, test::rest_of(rig));
+  for (P side_shin : {P::kLeftShin, P::kRightShin}) {
+    const JointIndex shin = map->target_rig.joint(side_shin);
+    const JointIndex foot =
+        map->target_rig.joint(side_shin == P::kLeftShin ? P::kLeftFoot : P::kRightFoot);
+    ASSERT_NE(rig.parent(foot), shin);
+    // The foot's place in the shin's frame, from the reference (rest) pose.
+    Mat4 inverse = Mat4::identity();
+    ASSERT_TRUE(invert_affine(rest[shin], inverse));
+    const Vec3 offset = transform_point(inverse, rest[foot].translation());
+    float moved = 0;
+    for (float t = 0; t <= clip.duration(); t += 0.1f) {
+      const std::vector<Mat4> m = test::model_of(rig, sample_at(rig, clip, t));
+      const Vec3 want = transform_point(m[shin], offset);
+      EXPECT_LT(length(m[foot].translation() - want), 1e-4f) << "t = " << t;
+      moved = std::max(moved, length(m[foot].translation() - rest[foot].translation()));
+    }
+    EXPECT_GT(moved, 0.1f);  // a walk: the foot leaves its rest place
+  }
 }
 
 TEST(RetargetReal, ARetargetedWalkIsPlantedOnASlopeWithThePelvisLowered) {

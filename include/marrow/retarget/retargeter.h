@@ -106,6 +106,9 @@ class Retargeter {
   // Target joints whose rotation the job writes, in skeleton order.
   std::span<const JointIndex> driven_joints() const { return driven_; }
   JointIndex target_root() const { return map_.target_hips; }
+  // Target joints whose translation the job writes: the root, then limb joints parented away
+  // from their limbs (a foot under the root, for IK), placed where the limb carries them.
+  std::span<const JointIndex> translated_joints() const { return translated_; }
 
   // One target joint's recipe (see the header comment): its model rotation is
   // axes * slerp(S(a) * inv_a, S(b) * inv_b, fraction) * post.
@@ -132,6 +135,15 @@ class Retargeter {
   std::vector<std::int32_t> driver_of_;  // per target joint: index into drivers_, or -1
   std::vector<JointIndex> source_used_;  // source joints whose rotations a frame reads
   std::vector<JointIndex> driven_;
+  // Target limb joints parented away from their limb (a foot under the root, for IK): after the
+  // rotations, each is moved to where the limb part above it carries it (`offset`, in that
+  // part's frame, as in the target reference).
+  struct Follower {
+    JointIndex joint = 0, anchor = 0;
+    Vec3 offset;
+  };
+  std::vector<Follower> followers_;
+  std::vector<JointIndex> translated_;
 };
 
 // Per-character scratch for RetargetJob (source model matrices and rotations, target rotations),
