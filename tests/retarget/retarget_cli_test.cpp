@@ -114,7 +114,7 @@ TEST_F(RetargetCli, BadMapsClipsAndFilesFailCleanly) {
                  {"no clip 'Dance'"});
   expect_failure(
       run({"retarget", soldier, (kAssets / "x/Testwuson.X").string(), "-o", out().string()}),
-      {"target", "no hips"});
+      {"target", "no hips", "A map to complete", "\"target\": {", "\"left_foot\": \"?\""});
   // Soldier's rest pose is turned 45 degrees: as a reference it cannot say which way is forward.
   expect_failure(run({"retarget", soldier, xbot, "--source-pose", "rest", "-o", out().string()}),
                  {"not upright", "T-pose"});
@@ -122,6 +122,44 @@ TEST_F(RetargetCli, BadMapsClipsAndFilesFailCleanly) {
                  {"--root-scale"});
   expect_failure(run({"retarget", (dir_ / "missing.glb").string(), xbot, "-o", out().string()}),
                  {"missing.glb"});
+}
+
+TEST_F(RetargetCli, JointsAddressedByIndexAndPathInAMap) {
+  // Xbot's head by its index and its spine by a path tail: the same parts as by name.
+  const std::string soldier = (kAssets / "gltf/Soldier.glb").string();
+  const std::string xbot = (kAssets / "gltf/Xbot.glb").string();
+  marrow::Result<marrow::Asset> a = marrow::load_asset(xbot);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  const std::optional<marrow::JointIndex> head = a->skeleton.find("mixamorig:Head");
+  ASSERT_TRUE(head.has_value());
+  const fs::path map = dir_ / "map.json";
+  std::ofstream(map) << R"({"target": {"head": "#)" << *head
+                     << R"(", "spine": ["mixamorig:Hips/mixamorig:Spine", "mixamorig:Spine1",
+                                        "mixamorig:Spine2"]}})";
+  const Outcome o = run(
+      {"retarget", soldier, xbot, "--map", map.string(), "-o", out().string(), "--clip", "Walk"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("head: mixamorig:Head -> mixamorig:Head"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("spine: mixamorig:Spine mixamorig:Spine1 mixamorig:Spine2 -> "
+                       "mixamorig:Spine mixamorig:Spine1 mixamorig:Spine2"),
+            std::string::npos)
+      << o.out;
+  fs::remove(out());
+  std::ofstream(map) << R"({"target": {"head": "#100000"}})";
+  expect_failure(run({"retarget", soldier, xbot, "--map", map.string(), "-o", out().string()}),
+                 {map.string(), "part 'head'", "joint '#100000': the skeleton has"});
+}
+
+TEST_F(RetargetCli, ACharacterCreatorCaptureIsReferencedAtItsFirstFrame) {
+  const fs::path capture = kAssets / "bvh/cmu_iclone/002_01.bvh";
+  if (!fs::exists(capture)) GTEST_SKIP() << capture << " is absent";
+  const Outcome o = run(
+      {"retarget", capture.string(), (kAssets / "gltf/Xbot.glb").string(), "-o", out().string()});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("reference: clip '002_01' at t = 0"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("left_thigh: CC_Base_L_Thigh -> mixamorig:LeftUpLeg"), std::string::npos)
+      << o.out;
+  EXPECT_TRUE(fs::exists(out()));
 }
 
 }  // namespace

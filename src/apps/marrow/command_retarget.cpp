@@ -55,6 +55,18 @@ Result<std::vector<Transform>> reference_pose(const Asset& asset, const std::str
   std::optional<std::size_t> clip;
   if (choice == "auto") {
     clip = t_pose_clip(asset);
+    // A rest pose that does not stand (BVH exports whose offsets lie in the rig's bone frames)
+    // gives way to the first clip's first frame when that one stands.
+    if (!clip && !asset.clips.empty() && !match_humanoid(s).ok()) {
+      std::vector<Transform> first = pose;
+      SamplingCursor cursor(asset.clips.front());
+      HumanoidMatchOptions at_first;
+      at_first.pose = first;
+      if (sample(asset.clips.front(), s.rest_pose(), 0, cursor, first) &&
+          match_humanoid(s, at_first).ok()) {
+        clip = 0;
+      }
+    }
   } else if (choice != "rest") {
     clip = asset.find_clip(choice);
     if (!clip) return make_error(file, "no clip '" + choice + "' for the reference pose");
