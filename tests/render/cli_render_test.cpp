@@ -512,3 +512,44 @@ TEST(RenderCli, AScriptIsDrawnFrameByFrame) {
                        run(bad, {"render", soldier(), "--script", broken.string(), "--out", x}),
                        {"broken.json", "timeline[0]", "'Jog'"});
 }
+
+// What a conversion keeps renders as the file did: each file with meshes and materials of
+// ../shared/assets (textures embedded, beside the file, in .mtl-free formats), converted to
+// .glb, .gltf and .marrow, renders at its first clip's start within 8 of 255 levels of the
+// source's render in every pixel and channel (measured: at most 5; docs/formats.md).
+TEST(RenderCli, ConversionsRenderLikeTheirSource) {
+  const std::string assets = std::string(MARROW_SHARED_DIR) + "/assets/";
+  Workspace ws("conversions");
+  const auto render = [&](const std::string& file, const std::string& png) {
+    const Outcome o = run(ws, {"render", file, "--size", "64x64", "--quiet", "--out", png});
+    EXPECT_EQ(o.exit_code, 0) << file << ": " << o.err;
+    int w = 0, h = 0, c = 0;
+    unsigned char* p = stbi_load(png.c_str(), &w, &h, &c, 3);
+    std::vector<std::uint8_t> pixels(p, p + (p && w == 64 && h == 64 ? 64 * 64 * 3 : 0));
+    stbi_image_free(p);
+    return pixels;
+  };
+  int tried = 0;
+  for (const char* relative :
+       {"gltf/Soldier.glb", "gltf/cesium_man.gltf", "x/Testwuson.X", "smd/WusonSMD.smd",
+        "fbx/animation_with_skeleton.fbx", "collada/pab/walk.dae"}) {
+    const std::string source = assets + relative;
+    if (!fs::exists(source)) continue;
+    ++tried;
+    const std::vector<std::uint8_t> want = render(source, (ws.out / "source.png").string());
+    ASSERT_EQ(want.size(), 64u * 64 * 3) << relative;
+    for (const char* extension : {".glb", ".gltf", ".marrow"}) {
+      SCOPED_TRACE(std::string(relative) + " -> " + extension);
+      const std::string converted = (ws.out / (std::string("converted") + extension)).string();
+      const Outcome c = run(ws, {"convert", source, converted, "--quiet"});
+      ASSERT_EQ(c.exit_code, 0) << c.err;
+      const std::vector<std::uint8_t> got = render(converted, (ws.out / "converted.png").string());
+      ASSERT_EQ(got.size(), want.size());
+      int worst = 0;
+      for (std::size_t i = 0; i < got.size(); ++i)
+        worst = std::max(worst, std::abs(got[i] - want[i]));
+      EXPECT_LE(worst, 8);
+    }
+  }
+  if (tried == 0) GTEST_SKIP() << assets << " absent";
+}
