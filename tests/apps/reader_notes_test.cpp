@@ -62,3 +62,16 @@ TEST(ReaderNotes, EveryCommandThatReadsAFilePrintsItsNotesOnceAndQuietSilencesTh
   EXPECT_EQ(count(info.out, "note: its content is BVH text, not what the name's '.glb' says"), 1u)
       << info.out;
 }
+
+TEST(ReaderNotes, ANoteThatNamesItsPlaceNamesTheFileOnce) {
+  // anim_test.x's skin weights name frames the file lacks: the reader's notes start
+  // "FILE:LINE:", and the command prints them as they are rather than "FILE: FILE:LINE:".
+  const std::string file = std::string(MARROW_SHARED_DIR) + "/assets/x/anim_test.x";
+  if (!std::filesystem::exists(file)) GTEST_SKIP() << file << " absent";
+  Scratch s("reader_notes_place");
+  const Outcome o = run(s, {"pose", file});
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_GT(count(o.err, "marrow: note: " + file + ":26539: SkinWeights names frame 'joint3'"), 0u)
+      << o.err;
+  EXPECT_EQ(count(o.err, file + ": " + file), 0u) << o.err;
+}

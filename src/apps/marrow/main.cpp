@@ -49,8 +49,11 @@ Result<Asset> load_input(const std::string& path, const LoadOptions& options) {
   static std::set<std::string> noted;
   const std::lock_guard<std::mutex> lock(mutex);
   if (asset && !g_quiet_notes && noted.insert(path).second) {
-    for (const std::string& note : asset->warnings)
-      std::cerr << "marrow: note: " << path << ": " << note << "\n";
+    // Readers that name the place already start with the file ("FILE:12: ..."): once is enough.
+    for (const std::string& note : asset->warnings) {
+      const bool named = note.rfind(path + ":", 0) == 0;
+      std::cerr << "marrow: note: " << (named ? "" : path + ": ") << note << "\n";
+    }
   }
   return asset;
 }
