@@ -63,7 +63,8 @@ deps-demo:
 # compiled once.
 configure: deps
 	@cmake -S . -B $(BUILD_DIR) $(CMAKE_GEN) $(LAUNCHER) -DCMAKE_BUILD_TYPE=Release \
-	  -DMARROW_BUILD_TESTS=ON -DMARROW_BUILD_BENCH=ON -DMARROW_BUILD_PYTHON=ON >/dev/null
+	  -DMARROW_BUILD_TESTS=ON -DMARROW_BUILD_BENCH=ON -DMARROW_BUILD_PYTHON=ON \
+	  -DMARROW_TEST_GRANULARITY=program >/dev/null
 
 configure-cli: deps-demo
 	@cmake -S . -B $(BUILD_DIR) $(CMAKE_GEN) $(LAUNCHER) -DCMAKE_BUILD_TYPE=Release \
@@ -93,7 +94,7 @@ configure-asan: deps
 	@cmake -S . -B $(ASAN_DIR) $(CMAKE_GEN) $(LAUNCHER) -DCMAKE_CXX_COMPILER=$(CLANG_CXX) \
 	  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$(INSTRUMENTED_FLAGS)" \
 	  -DMARROW_SANITIZE=ON -DMARROW_FUZZ=ON -DMARROW_BUILD_TESTS=ON -DMARROW_BUILD_BENCH=OFF \
-	  -DMARROW_BUILD_PYTHON=OFF >/dev/null
+	  -DMARROW_BUILD_PYTHON=OFF -DMARROW_TEST_GRANULARITY=program >/dev/null
 
 test-asan: configure-asan
 	@$(TIMED) "ASan + UBSan build" cmake --build $(ASAN_DIR) -j $(JOBS)

@@ -12,7 +12,8 @@
 // "neck", "head", "left_shoulder", "left_upper_arm", "left_forearm", "left_hand", "left_thigh",
 // "left_shin", "left_foot", "left_toe" and the right_ ones); a chain ("spine", "neck") takes an
 // array of joint names root first, any other part one name. "joints" pairs any source joint
-// with a target joint.
+// with a target joint. A joint name may also be a path ("Hips/Torso", "/Body/Torso") or an
+// index ("#12") where names repeat (marrow/retarget/humanoid.h, find_joint).
 //
 // Errors name the file and the JSON place: not JSON (with line and column), an unknown member
 // or part, a value of the wrong type, an empty name, a member given twice, JSON nested deeper
