@@ -55,9 +55,12 @@ float median(std::vector<float>& values) {
   return *mid;
 }
 
-bool is_ancestor_chain_leg(const Skeleton& s, JointIndex foot) {
-  const JointIndex knee = s.parent(foot);
-  return knee != kNoParent && s.parent(knee) != kNoParent;
+// The knee and hip of a foot: as given, else its parent and grandparent (kNoParent if absent).
+std::pair<JointIndex, JointIndex> leg_of(const Skeleton& s, const FootJoints& f) {
+  const JointIndex knee = f.knee != kNoParent ? f.knee : s.parent(f.foot);
+  const JointIndex hip =
+      f.hip != kNoParent ? f.hip : (knee == kNoParent ? kNoParent : s.parent(knee));
+  return {knee, hip};
 }
 
 }  // namespace
@@ -107,14 +110,17 @@ Result<FootContacts> detect_foot_contacts(const Skeleton& skeleton, const Clip& 
   for (std::size_t f = 0; f < feet.size(); ++f) {
     const FootJoints& fj = feet[f];
     const std::string which = "foot " + std::to_string(f);
-    if (fj.foot >= skeleton.size() || (fj.toe != kNoParent && fj.toe >= skeleton.size())) {
+    const auto out_of_range = [&](JointIndex j) { return j != kNoParent && j >= skeleton.size(); };
+    if (fj.foot >= skeleton.size() || out_of_range(fj.toe) || out_of_range(fj.knee) ||
+        out_of_range(fj.hip)) {
       return make_error(kWhere, which + ": joint index out of range");
     }
-    if (!is_ancestor_chain_leg(skeleton, fj.foot)) {
+    const auto [knee, hip] = leg_of(skeleton, fj);
+    if (knee == kNoParent || hip == kNoParent) {
       return make_error(kWhere, which + " ('" + skeleton.name(fj.foot) +
-                                    "'): needs a parent and a grandparent (shin and thigh)");
+                                    "'): needs a parent and a grandparent (shin and thigh), or "
+                                    "its knee and hip given");
     }
-    const JointIndex knee = skeleton.parent(fj.foot), hip = skeleton.parent(knee);
     const Vec3 a = model[fj.foot].translation(), k = model[knee].translation(),
                h = model[hip].translation();
     const float leg = length(a - k) + length(k - h);

@@ -93,6 +93,16 @@ TEST(FootContacts, TreadmillContactsAreFoundWhereTheyWereBuilt) {
   EXPECT_NEAR(right.end, 0.1f, 1.5f * sample);
   EXPECT_NEAR(r->feet[0].contact_fraction(1), stance, 2.5f * sample);
   EXPECT_NEAR(r->feet[1].contact_fraction(1), stance, 2.5f * sample);
+
+  // The knee and hip given explicitly (as for a foot parented away from its leg) are the
+  // parents here: the same leg length and contacts.
+  const FootJoints given[] = {{3, kNoParent, 2, 1}, {6, kNoParent, 5, 4}};
+  Result<FootContacts> g = detect_foot_contacts(s, clip, given);
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  EXPECT_FLOAT_EQ(g->feet[0].leg_length, 1.0f);
+  EXPECT_EQ(g->feet[1].intervals.size(), 1u);
+  EXPECT_FLOAT_EQ(g->feet[1].intervals[0].start, right.start);
+  EXPECT_FLOAT_EQ(g->feet[1].intervals[0].end, right.end);
 }
 
 TEST(FootContacts, WithoutGroundVelocityAnInPlaceFootSlidesTooFastToCount) {
@@ -162,6 +172,10 @@ TEST(FootContacts, BadInputIsAnErrorNamingIt) {
   EXPECT_NE(message(out_of_range).find("out of range"), std::string::npos);
   const FootJoints no_leg[] = {{1, kNoParent}};  // thigh_l: a parent but no grandparent
   EXPECT_NE(message(no_leg).find("grandparent"), std::string::npos);
+  const FootJoints leg_given[] = {{1, kNoParent, 2, 0}};  // knee and hip named: a leg
+  EXPECT_EQ(message(leg_given), "ok");
+  const FootJoints knee_out_of_range[] = {{3, kNoParent, 99, 1}};
+  EXPECT_NE(message(knee_out_of_range).find("out of range"), std::string::npos);
   FootContactOptions o;
   o.up = {0, 0, 0};
   EXPECT_NE(message(good, o).find("up axis"), std::string::npos);

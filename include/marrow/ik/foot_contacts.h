@@ -8,7 +8,7 @@
 //     included, so the units are the model's).
 //  2. A joint is *low* at a sample when its height (along `up`) is within
 //     height_tolerance * leg_length of that joint's lowest height over the clip. The leg length
-//     is the rest-pose length of the two bones above the foot (shin and thigh), so thresholds
+//     is the rest-pose length of the two bones of the leg (shin and thigh), so thresholds
 //     scale with the character: centimetres under a 0.01 scale and metres behave alike.
 //  3. In-place clips (Mixamo's walks) slide the planted foot backwards at the walking speed. The
 //     ground's velocity is estimated as the median horizontal velocity of the feet over their low
@@ -32,10 +32,14 @@
 namespace marrow {
 
 // The joints of one foot. `toe` is optional (kNoParent); with it, a foot standing on its ball
-// while the heel is lifted still counts as planted.
+// while the heel is lifted still counts as planted. `knee` and `hip` (the shin and thigh joints
+// the leg length is measured on) default to the foot's parent and grandparent; give them for a
+// foot parented away from its leg (a foot under the armature, for IK).
 struct FootJoints {
   JointIndex foot = kNoParent;  // the ankle
   JointIndex toe = kNoParent;
+  JointIndex knee = kNoParent;
+  JointIndex hip = kNoParent;
 };
 
 struct FootContactOptions {
