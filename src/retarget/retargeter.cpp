@@ -197,6 +197,26 @@ std::vector<float> chain_fractions(const std::vector<JointIndex>& chain, JointIn
   return u;
 }
 
+// The target's limb joints that hang away from the part above them, with their place in that
+// part's frame in the reference.
+std::vector<Retargeter::Follower> limb_followers(const Skeleton& target, const HumanoidRig& tr,
+                                                 const Reference& T0) {
+  std::vector<Retargeter::Follower> out;
+  for (const auto& [above, part] :
+       {std::pair{P::kLeftThigh, P::kLeftShin}, std::pair{P::kLeftShin, P::kLeftFoot},
+        std::pair{P::kRightThigh, P::kRightShin}, std::pair{P::kRightShin, P::kRightFoot},
+        std::pair{P::kLeftUpperArm, P::kLeftForearm}, std::pair{P::kLeftForearm, P::kLeftHand},
+        std::pair{P::kRightUpperArm, P::kRightForearm},
+        std::pair{P::kRightForearm, P::kRightHand}}) {
+    const JointIndex a = tr.joint(above), j = tr.joint(part);
+    if (a == kNoParent || j == kNoParent || target.is_descendant(j, a)) continue;
+    Mat4 inverse = Mat4::identity();
+    if (!invert_affine(T0.model[a], inverse)) continue;
+    out.push_back({j, a, transform_point(inverse, T0.pos(j))});
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<Retargeter> Retargeter::create(const Skeleton& source, const Skeleton& target,
@@ -381,18 +401,7 @@ Result<Retargeter> Retargeter::create(const Skeleton& source, const Skeleton& ta
     if (used[j]) r.source_used_.push_back(static_cast<JointIndex>(j));
   }
   if (map.humanoid && options.method == RetargetMethod::kRestRelative) {
-    for (const auto& [above, part] :
-         {std::pair{P::kLeftThigh, P::kLeftShin}, std::pair{P::kLeftShin, P::kLeftFoot},
-          std::pair{P::kRightThigh, P::kRightShin}, std::pair{P::kRightShin, P::kRightFoot},
-          std::pair{P::kLeftUpperArm, P::kLeftForearm}, std::pair{P::kLeftForearm, P::kLeftHand},
-          std::pair{P::kRightUpperArm, P::kRightForearm},
-          std::pair{P::kRightForearm, P::kRightHand}}) {
-      const JointIndex a = tr.joint(above), j = tr.joint(part);
-      if (a == kNoParent || j == kNoParent || target.is_descendant(j, a)) continue;
-      Mat4 inverse = Mat4::identity();
-      if (!invert_affine(T0.model[a], inverse)) continue;
-      r.followers_.push_back({j, a, transform_point(inverse, T0.pos(j))});
-    }
+    r.followers_ = limb_followers(target, map.target_rig, T0);
   }
   if (map.target_hips != kNoParent) r.translated_.push_back(map.target_hips);
   for (const Follower& f : r.followers_) {

@@ -120,6 +120,15 @@ class Retargeter {
   };
   std::span<const Driver> drivers() const { return drivers_; }
 
+  // A target limb joint parented away from its limb (a foot under the root, for IK): after the
+  // rotations it is moved to where the limb part above it (`anchor`) carries it, `offset` in
+  // that part's frame, as in the target reference.
+  struct Follower {
+    JointIndex joint = 0, anchor = 0;
+    Vec3 offset;
+  };
+  std::span<const Follower> followers() const { return followers_; }
+
  private:
   friend struct RetargetJob;
   const Skeleton* source_ = nullptr;
@@ -135,13 +144,6 @@ class Retargeter {
   std::vector<std::int32_t> driver_of_;  // per target joint: index into drivers_, or -1
   std::vector<JointIndex> source_used_;  // source joints whose rotations a frame reads
   std::vector<JointIndex> driven_;
-  // Target limb joints parented away from their limb (a foot under the root, for IK): after the
-  // rotations, each is moved to where the limb part above it carries it (`offset`, in that
-  // part's frame, as in the target reference).
-  struct Follower {
-    JointIndex joint = 0, anchor = 0;
-    Vec3 offset;
-  };
   std::vector<Follower> followers_;
   std::vector<JointIndex> translated_;
 };
