@@ -197,35 +197,51 @@ std::vector<float> chain_fractions(const std::vector<JointIndex>& chain, JointIn
   return u;
 }
 
-// The target's limb joints that hang away from the part above them, with their place in that
-// part's frame in the reference.
-std::vector<Retargeter::Follower> limb_followers(const Skeleton& target, const HumanoidRig& tr,
-                                                 const Reference& T0) {
-  std::vector<Retargeter::Follower> out;
-  for (const auto& [above, part] :
-       {std::pair{P::kLeftThigh, P::kLeftShin}, std::pair{P::kLeftShin, P::kLeftFoot},
-        std::pair{P::kRightThigh, P::kRightShin}, std::pair{P::kRightShin, P::kRightFoot},
-        std::pair{P::kLeftUpperArm, P::kLeftForearm}, std::pair{P::kLeftForearm, P::kLeftHand},
-        std::pair{P::kRightUpperArm, P::kRightForearm},
-        std::pair{P::kRightForearm, P::kRightHand}}) {
-    const JointIndex a = tr.joint(above), j = tr.joint(part);
-    if (a == kNoParent || j == kNoParent || target.is_descendant(j, a)) continue;
-    Mat4 inverse = Mat4::identity();
-    if (!invert_affine(T0.model[a], inverse)) continue;
-    out.push_back({j, a, transform_point(inverse, T0.pos(j))});
+// Which source joints drive each joint of a target chain: the same joint when both chains are
+// as long; otherwise the two source samples around the target joint's fraction of its chain
+// (the source's base at 0, each source joint at the end of its bone), slerped by `fraction`.
+struct ChainLink {
+  JointIndex target, source_a, source_b;
+  float fraction;
+};
+std::vector<ChainLink> chain_links(const RetargetChain& c, const Reference& S0,
+                                   const Reference& T0) {
+  std::vector<ChainLink> out;
+  const std::size_t m = c.source.size(), n = c.target.size();
+  if (m == n) {
+    for (std::size_t i = 0; i < n; ++i) out.push_back({c.target[i], c.source[i], c.source[i], 0});
+    return out;
+  }
+  std::vector<JointIndex> joints;
+  std::vector<float> at;
+  if (c.source_base != kNoParent) {
+    joints.push_back(c.source_base);
+    at.push_back(0);
+  }
+  const std::vector<float> u = chain_fractions(c.source, c.source_end, S0);
+  for (std::size_t i = 0; i < m; ++i) {
+    joints.push_back(c.source[i]);
+    at.push_back(u[i]);
+  }
+  if (m == 0 && c.source_end != kNoParent) {
+    joints.push_back(c.source_end);
+    at.push_back(1);
+  }
+  if (joints.empty()) return out;
+  const std::vector<float> v = chain_fractions(c.target, c.target_end, T0);
+  for (std::size_t k = 0; k < n; ++k) {
+    std::size_t i = 0;
+    while (i + 1 < at.size() && at[i + 1] < v[k]) ++i;
+    const std::size_t i1 = std::min(i + 1, at.size() - 1);
+    const float span = at[i1] - at[i];
+    const float f = span > kTiny ? std::clamp((v[k] - at[i]) / span, 0.0f, 1.0f) : 0.0f;
+    out.push_back({c.target[k], joints[i], joints[i1], f});
   }
   return out;
 }
 
-}  // namespace
-
-Result<Retargeter> Retargeter::create(const Skeleton& source, const Skeleton& target,
-                                      const RetargetMap& map, const RetargetOptions& options) {
-  Retargeter r;
-  r.source_ = &source;
-  r.target_ = &target;
-  r.map_ = map;
-  r.method_ = options.method;
+// Every joint the map names lies in its skeleton (a map made for other skeletons is an error).
+Status check_map_joints(const Skeleton& source, const Skeleton& target, const RetargetMap& map) {
   const auto in_range = [](JointIndex j, const Skeleton& s) {
     return j == kNoParent || j < s.size();
   };
@@ -249,6 +265,82 @@ Result<Retargeter> Retargeter::create(const Skeleton& source, const Skeleton& ta
   if (!in_range(map.source_hips, source) || !in_range(map.target_hips, target)) {
     return make_error("retargeter", "hips out of range");
   }
+  return {};
+}
+
+// Per part, the swing turning the target reference's bone onto the source's seen through A
+// (the hips: the line between the thighs); parts without a direction borrow their parent part's.
+std::array<std::optional<Quat>, kHumanoidPartCount> part_swings(const HumanoidRig& sr,
+                                                                const HumanoidRig& tr,
+                                                                const Reference& S0,
+                                                                const Reference& T0, Quat A) {
+  std::array<std::optional<Quat>, kHumanoidPartCount> part_swing;
+  const auto swing_between = [&](Vec3 target_dir, Vec3 source_dir) -> std::optional<Quat> {
+    if (!(length(target_dir) > kTiny) || !(length(source_dir) > kTiny)) return std::nullopt;
+    return rotation_between(target_dir, rotate(A, source_dir));
+  };
+  part_swing[static_cast<std::size_t>(P::kHips)] =
+      swing_between(T0.pos(tr.joint(P::kLeftThigh)) - T0.pos(tr.joint(P::kRightThigh)),
+                    S0.pos(sr.joint(P::kLeftThigh)) - S0.pos(sr.joint(P::kRightThigh)));
+  for (std::size_t i = 0; i < kHumanoidPartCount; ++i) {
+    const P p = static_cast<P>(i);
+    const std::optional<P> next = next_part(p);
+    if (!next || !sr.has(p) || !tr.has(p) || !sr.has(*next) || !tr.has(*next)) continue;
+    part_swing[i] = swing_between(T0.pos(tr.joint(*next)) - T0.pos(tr.joint(p)),
+                                  S0.pos(sr.joint(*next)) - S0.pos(sr.joint(p)));
+  }
+  // Parts without a direction borrow their parent part's (repeat: chains of borrowing).
+  for (int pass = 0; pass < 3; ++pass) {
+    for (std::size_t i = 0; i < kHumanoidPartCount; ++i) {
+      const std::optional<P> parent = parent_part(static_cast<P>(i));
+      if (!part_swing[i] && parent) part_swing[i] = part_swing[static_cast<std::size_t>(*parent)];
+    }
+  }
+  return part_swing;
+}
+
+// The target's limb joints that hang away from the part above them, with their place in that
+// part's frame in the reference.
+std::vector<Retargeter::Follower> limb_followers(const Skeleton& target, const HumanoidRig& tr,
+                                                 const Reference& T0) {
+  std::vector<Retargeter::Follower> out;
+  for (const auto& [above, part] :
+       {std::pair{P::kLeftThigh, P::kLeftShin}, std::pair{P::kLeftShin, P::kLeftFoot},
+        std::pair{P::kRightThigh, P::kRightShin}, std::pair{P::kRightShin, P::kRightFoot},
+        std::pair{P::kLeftUpperArm, P::kLeftForearm}, std::pair{P::kLeftForearm, P::kLeftHand},
+        std::pair{P::kRightUpperArm, P::kRightForearm},
+        std::pair{P::kRightForearm, P::kRightHand}}) {
+    const JointIndex a = tr.joint(above), j = tr.joint(part);
+    if (a == kNoParent || j == kNoParent || target.is_descendant(j, a)) continue;
+    Mat4 inverse = Mat4::identity();
+    if (!invert_affine(T0.model[a], inverse)) continue;
+    out.push_back({j, a, transform_point(inverse, T0.pos(j))});
+  }
+  return out;
+}
+
+// The joints whose translation a frame writes: the hips, then the followers.
+std::vector<JointIndex> translated_joints_of(JointIndex hips,
+                                             std::span<const Retargeter::Follower> followers) {
+  std::vector<JointIndex> out;
+  if (hips != kNoParent) out.push_back(hips);
+  for (const Retargeter::Follower& f : followers) {
+    if (f.joint != hips) out.push_back(f.joint);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<Retargeter> Retargeter::create(const Skeleton& source, const Skeleton& target,
+                                      const RetargetMap& map, const RetargetOptions& options) {
+  Retargeter r;
+  r.source_ = &source;
+  r.target_ = &target;
+  r.map_ = map;
+  r.method_ = options.method;
+  const Status in_range = check_map_joints(source, target, map);
+  if (!in_range) return in_range.error();
   r.driver_of_.assign(target.size(), -1);
 
   Result<Reference> sref = make_reference(source, options.source_reference, "source");
@@ -291,32 +383,10 @@ Result<Retargeter> Retargeter::create(const Skeleton& source, const Skeleton& ta
 
   // Swings of the target reference onto the source's, seen through A.
   const bool align = options.align_reference_poses && map.humanoid;
-  std::array<std::optional<Quat>, kHumanoidPartCount> part_swing;
-  const auto swing_between = [&](Vec3 target_dir, Vec3 source_dir) -> std::optional<Quat> {
-    if (!(length(target_dir) > kTiny) || !(length(source_dir) > kTiny)) return std::nullopt;
-    return rotation_between(target_dir, rotate(A, source_dir));
-  };
   const HumanoidRig& sr = map.source_rig;
   const HumanoidRig& tr = map.target_rig;
-  if (align) {
-    part_swing[static_cast<std::size_t>(P::kHips)] =
-        swing_between(T0.pos(tr.joint(P::kLeftThigh)) - T0.pos(tr.joint(P::kRightThigh)),
-                      S0.pos(sr.joint(P::kLeftThigh)) - S0.pos(sr.joint(P::kRightThigh)));
-    for (std::size_t i = 0; i < kHumanoidPartCount; ++i) {
-      const P p = static_cast<P>(i);
-      const std::optional<P> next = next_part(p);
-      if (!next || !sr.has(p) || !tr.has(p) || !sr.has(*next) || !tr.has(*next)) continue;
-      part_swing[i] = swing_between(T0.pos(tr.joint(*next)) - T0.pos(tr.joint(p)),
-                                    S0.pos(sr.joint(*next)) - S0.pos(sr.joint(p)));
-    }
-    // Parts without a direction borrow their parent part's (repeat: chains of borrowing).
-    for (int pass = 0; pass < 3; ++pass) {
-      for (std::size_t i = 0; i < kHumanoidPartCount; ++i) {
-        const std::optional<P> parent = parent_part(static_cast<P>(i));
-        if (!part_swing[i] && parent) part_swing[i] = part_swing[static_cast<std::size_t>(*parent)];
-      }
-    }
-  }
+  std::array<std::optional<Quat>, kHumanoidPartCount> part_swing;
+  if (align) part_swing = part_swings(sr, tr, S0, T0, A);
   // The swing each driven target joint got, so joints outside the profile (fingers, tails)
   // borrow their nearest driven ancestor's.
   std::vector<std::optional<Quat>> joint_swing(target.size());
@@ -349,38 +419,8 @@ Result<Retargeter> Retargeter::create(const Skeleton& source, const Skeleton& ta
 
   // Chains: spine and neck keep B = identity (see next_part).
   for (const RetargetChain& c : map.chains) {
-    const Quat swing = Quat::identity();
-    const std::size_t m = c.source.size(), n = c.target.size();
-    if (m == n) {
-      for (std::size_t i = 0; i < n; ++i)
-        add_driver(c.target[i], c.source[i], c.source[i], 0, swing);
-      continue;
-    }
-    // Samples along the source chain: its base at 0, each joint at the end of its bone.
-    std::vector<JointIndex> joints;
-    std::vector<float> at;
-    if (c.source_base != kNoParent) {
-      joints.push_back(c.source_base);
-      at.push_back(0);
-    }
-    const std::vector<float> u = chain_fractions(c.source, c.source_end, S0);
-    for (std::size_t i = 0; i < m; ++i) {
-      joints.push_back(c.source[i]);
-      at.push_back(u[i]);
-    }
-    if (m == 0 && c.source_end != kNoParent) {
-      joints.push_back(c.source_end);
-      at.push_back(1);
-    }
-    if (joints.empty()) continue;
-    const std::vector<float> v = chain_fractions(c.target, c.target_end, T0);
-    for (std::size_t k = 0; k < n; ++k) {
-      std::size_t i = 0;
-      while (i + 1 < at.size() && at[i + 1] < v[k]) ++i;
-      const std::size_t i1 = std::min(i + 1, at.size() - 1);
-      const float span = at[i1] - at[i];
-      const float f = span > kTiny ? std::clamp((v[k] - at[i]) / span, 0.0f, 1.0f) : 0.0f;
-      add_driver(c.target[k], joints[i], joints[i1], f, swing);
+    for (const ChainLink& k : chain_links(c, S0, T0)) {
+      add_driver(k.target, k.source_a, k.source_b, k.fraction, Quat::identity());
     }
   }
   for (const RetargetPair& p : map.pairs) {
@@ -403,10 +443,7 @@ Result<Retargeter> Retargeter::create(const Skeleton& source, const Skeleton& ta
   if (map.humanoid && options.method == RetargetMethod::kRestRelative) {
     r.followers_ = limb_followers(target, map.target_rig, T0);
   }
-  if (map.target_hips != kNoParent) r.translated_.push_back(map.target_hips);
-  for (const Follower& f : r.followers_) {
-    if (f.joint != map.target_hips) r.translated_.push_back(f.joint);
-  }
+  r.translated_ = translated_joints_of(map.target_hips, r.followers_);
   if (map.humanoid) {
     for (P p : {P::kLeftFoot, P::kLeftToe, P::kRightFoot, P::kRightToe}) {
       if (sr.has(p)) r.source_feet_.push_back(sr.joint(p));
