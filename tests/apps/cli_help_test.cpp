@@ -66,3 +66,34 @@ TEST(CliHelp, VersionPrintsTheVersionFormatsAndSimdLevel) {
   EXPECT_NE(o.out.find("writes: .glb .gltf .marrow"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("simd: "), std::string::npos) << o.out;
 }
+
+// A usage mistake is a failure like any other: one "marrow: COMMAND: ..." line that says where to
+// look, exit code 1 (not CLI11's 104-109), nothing on stdout, for every command.
+TEST(CliHelp, UsageErrorsAreOneMarrowLineWithExitCodeOne) {
+  Scratch s("usage_errors");
+  for (const std::string& c : kCommands) {
+    const Outcome o = run(s, {c, "--no-such-option", "a.glb", "b.glb"});
+    EXPECT_EQ(o.exit_code, 1) << c << ": " << o.err;
+    EXPECT_EQ(o.out, "") << c;
+    EXPECT_EQ(o.err.rfind("marrow: " + c + ": ", 0), 0u) << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    EXPECT_NE(o.err.find("(see marrow " + c + " --help)"), std::string::npos) << o.err;
+  }
+  const Outcome none = run(s, {});
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_EQ(none.err, "marrow: a subcommand is required (see marrow --help)\n");
+  const Outcome bad_value = run(s, {"pose", "x.glb", "--format", "yaml"});
+  EXPECT_EQ(bad_value.exit_code, 1);
+  EXPECT_NE(bad_value.err.find("marrow: pose: --format: yaml not in {text,json}"),
+            std::string::npos)
+      << bad_value.err;
+}
+
+TEST(CliHelp, UsageLinesNameTheProgramNotThePathItWasRunBy) {
+  Scratch s("usage_name");
+  for (const std::string& c : kCommands) {
+    const Outcome o = run(s, {c, "--help"});
+    EXPECT_NE(o.out.find("Usage: marrow " + c + " "), std::string::npos) << o.out;
+  }
+  EXPECT_NE(run(s, {"--help"}).out.find("Usage: marrow [OPTIONS]"), std::string::npos);
+}

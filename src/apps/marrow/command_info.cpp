@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "marrow/io/asset.h"
+#include "marrow/io/asset_info.h"
 #include "marrow/skin/morph.h"
 
 namespace marrow::cli {
@@ -14,6 +15,8 @@ namespace {
 
 struct InfoOptions {
   std::string file;
+  std::string format = "text";
+  bool clips_only = false;
   LoadOptions load;
 };
 
@@ -160,20 +163,31 @@ void print_materials(const Asset& asset) {
 
 void add_info_command(CLI::App& app, std::function<int()>& run) {
   auto options = std::make_shared<InfoOptions>();
-  CLI::App* cmd =
-      app.add_subcommand("info", "Show the node tree, clips, meshes and skins of a file");
+  CLI::App* cmd = app.add_subcommand(
+      "info", "Show the clips, node tree, meshes, skins and materials of a file");
   cmd->add_option("file", options->file, "Any file marrow reads")->required();
   add_load_options(cmd, options->load);
-  set_example(*cmd, "marrow info Soldier.glb");
+  cmd->add_option("--format", options->format,
+                  "text, or json (the schema of docs/info_json.md, for scripts)")
+      ->check(CLI::IsMember({"text", "json"}));
+  cmd->add_flag("--clips", options->clips_only, "List the clips alone");
+  set_example(*cmd, "marrow info Soldier.glb --clips");
   cmd->callback([options, &run] {
     run = [options] {
       Result<Asset> asset = load_asset(options->file, options->load);
       if (!asset) return report_error(asset.error().message);
+      if (options->format == "json") {
+        std::cout << asset_info_json(
+            *asset, options->clips_only ? AssetInfoParts::kClipsOnly : AssetInfoParts::kAll);
+        return 0;
+      }
       std::cout << options->file << "\n";
-      print_tree(*asset);
       print_clips(*asset);
-      print_meshes(*asset);
-      print_materials(*asset);
+      if (!options->clips_only) {
+        print_tree(*asset);
+        print_meshes(*asset);
+        print_materials(*asset);
+      }
       for (const std::string& w : asset->warnings) std::cout << "note: " << w << "\n";
       return 0;
     };

@@ -1,3 +1,4 @@
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -115,13 +116,31 @@ int check_subcommand_name(const CLI::App& app, int argc, char** argv) {
 }
 
 }  // namespace
+
+// --help and --version print and succeed as CLI11 does; a usage error becomes the one
+// "marrow: ..." line with exit code 1 that every other failure gives, naming the command.
+int report_parse_error(CLI::App& app, const CLI::ParseError& e) {
+  if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
+  std::string command = "marrow";
+  for (const CLI::App* sub : app.get_subcommands()) command += " " + sub->get_name();
+  std::string what = e.what();
+  if (!what.empty()) what[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(what[0])));
+  while (!what.empty() && (what.back() == '\n' || what.back() == ' ')) what.pop_back();
+  for (char& c : what)
+    if (c == '\n') c = ' ';
+  const std::string prefix = command == "marrow" ? "" : command.substr(7) + ": ";
+  return report_error(prefix + what + " (see " + command + " --help)");
+}
+
 }  // namespace marrow::cli
 
 int main(int argc, char** argv) {
+  // Named here, so usage lines say `marrow` rather than the path the binary was run by.
   CLI::App app{
       "marrow: skeletal animation from the files artists export (glTF, .X, BVH, FBX, Collada, "
       "MD5, SMD, OBJ, .marrow): inspect, sample, blend, render, convert and bind meshes to "
-      "skeletons"};
+      "skeletons",
+      "marrow"};
   app.require_subcommand(1);
   app.set_version_flag("--version", marrow::cli::version_text,
                        "Print the version, the formats and the SIMD level, then exit");
@@ -143,7 +162,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return marrow::cli::report_parse_error(app, e);
   }
   // Ctrl-C or a kill while a command writes leaves no temporary file behind.
   marrow::remove_temporaries_on_signal();
