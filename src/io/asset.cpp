@@ -1,5 +1,6 @@
 #include "marrow/io/asset.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace marrow {
@@ -29,6 +30,42 @@ std::optional<std::size_t> Asset::find_clip(std::string_view name_or_index) cons
   auto [ptr, ec] = std::from_chars(name_or_index.data(), end, index);
   if (ec == std::errc() && ptr == end && index < clips.size()) return index;
   return std::nullopt;
+}
+
+Result<std::size_t> Asset::require_clip(std::string_view name_or_index) const {
+  if (const std::optional<std::size_t> found = find_clip(name_or_index)) return *found;
+  std::string names;
+  for (const Clip& c : clips) names += (names.empty() ? "" : ", ") + c.name();
+  return make_error(source, "no clip '" + std::string(name_or_index) +
+                                "' (clips: " + (names.empty() ? "none" : names) + ")");
+}
+
+Result<std::vector<std::size_t>> Asset::require_clips(std::span<const std::string> names) const {
+  std::vector<std::size_t> indices;
+  for (const std::string& name : names) {
+    Result<std::size_t> index = require_clip(name);
+    if (!index) return index.error();
+    if (std::find(indices.begin(), indices.end(), *index) == indices.end())
+      indices.push_back(*index);
+  }
+  if (names.empty()) {
+    for (std::size_t c = 0; c < clips.size(); ++c) indices.push_back(c);
+  }
+  return indices;
+}
+
+void Asset::keep_clips(std::span<const std::size_t> indices) {
+  std::vector<Clip> kept;
+  std::vector<RateSource> kept_rates;
+  std::vector<std::optional<CompiledClip>> kept_compiled;
+  for (std::size_t c : indices) {
+    kept.push_back(clips.at(c));
+    kept_rates.push_back(rate_source(c));
+    kept_compiled.push_back(c < compiled_clips.size() ? compiled_clips[c] : std::nullopt);
+  }
+  clips = std::move(kept);
+  rate_sources = std::move(kept_rates);
+  compiled_clips = std::move(kept_compiled);
 }
 
 RateSource Asset::rate_source(std::size_t clip) const {

@@ -69,6 +69,31 @@ TEST(CompileCli, TheReportedErrorFollowsTheBoundItIsMeasuredUnder) {
             tight["clips"][0]["compiled_bytes"].get<std::size_t>());
 }
 
+// --clip repeats: the clips named are compiled, in the order given, each once; the archive --out
+// writes holds compiled forms for those alone. An unknown name is an error listing the clips.
+TEST(CompileCli, ClipRepeatsAndNamesOnlyTheClipsCompiled) {
+  const std::string soldier = shared_asset("gltf/Soldier.glb");
+  COMPILE_REQUIRE_FILE(soldier);
+  Scratch s("compile_clips");
+  const std::string out = (s.dir / "two.marrow").string();
+  const nlohmann::json report = parse(run(s, {"compile", soldier, "--clip", "Walk", "--clip", "1",
+                                              "--clip", "Walk", "--out", out, "--format", "json"}));
+  ASSERT_EQ(report["clips"].size(), 2u);
+  EXPECT_EQ(report["clips"][0]["name"], "Walk");
+  EXPECT_EQ(report["clips"][1]["name"], "Run");  // index 1 in Soldier.glb's clip list
+  Result<Asset> archive = load_asset(out);
+  ASSERT_TRUE(archive.ok()) << archive.error().message;
+  ASSERT_EQ(archive->clips.size(), 4u);  // every clip is kept; two carry compiled forms
+  for (std::size_t c = 0; c < archive->clips.size(); ++c) {
+    const std::string& name = archive->clips[c].name();
+    EXPECT_EQ(archive->compiled_clip(c) != nullptr, name == "Walk" || name == "Run") << name;
+  }
+  const Outcome unknown = run(s, {"compile", soldier, "--clip", "Walk", "--clip", "Swim"});
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_NE(unknown.err.find("no clip 'Swim' (clips: Idle, Run, TPose, Walk)"), std::string::npos)
+      << unknown.err;
+}
+
 // Every clip of the archive --out wrote carries its compiled form, made under the bound asked
 // for, and the test's own measurement (keys, between keys, random times, played backwards)
 // finds it within that bound.

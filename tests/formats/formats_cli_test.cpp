@@ -136,6 +136,44 @@ TEST(ConvertCommand, EveryOutputFormatAndNoPartialFiles) {
   EXPECT_EQ(dir.files(), expected);
 }
 
+// --clip keeps the clips named, in the order given, each with its own keys; a folder refuses it
+// and an unknown clip names the clips there are, writing nothing.
+TEST(ConvertCommand, ClipKeepsOnlyTheClipsNamed) {
+  const std::string soldier = shared_asset("gltf/Soldier.glb");
+  MARROW_REQUIRE_FILE(soldier);
+  TempDir dir("convert_clip");
+  const std::string out = (dir / "two.marrow").string();
+  const Outcome o =
+      run_marrow(dir, {"convert", soldier, out, "--clip", "Walk", "--clip", "0", "--quiet"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  // Compared with the whole file converted alike (the archive stores keys in its own order).
+  const std::string all = (dir / "all.marrow").string();
+  ASSERT_EQ(run_marrow(dir, {"convert", soldier, all, "--quiet"}).exit_code, 0);
+  marrow::Result<marrow::Asset> source = marrow::load_asset(all);
+  marrow::Result<marrow::Asset> written = marrow::load_asset(out);
+  ASSERT_TRUE(source.ok() && written.ok());
+  ASSERT_EQ(written->clips.size(), 2u);
+  const std::size_t walk = *source->find_clip("Walk");
+  for (const auto& [kept, from] : {std::pair{0, walk}, std::pair{1, std::size_t{0}}}) {
+    const marrow::Clip& a = written->clips[static_cast<std::size_t>(kept)];
+    const marrow::Clip& b = source->clips[from];
+    EXPECT_EQ(a.name(), b.name());
+    EXPECT_TRUE(
+        std::equal(a.values().begin(), a.values().end(), b.values().begin(), b.values().end()))
+        << a.name();
+  }
+  const Outcome unknown = run_marrow(
+      dir, {"convert", soldier, (dir / "x.glb").string(), "--clip", "Walk", "--clip", "Fly"});
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_NE(unknown.err.find("no clip 'Fly' (clips: Idle, Run, TPose, Walk)"), std::string::npos)
+      << unknown.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "x.glb"));
+  const Outcome folder = run_marrow(
+      dir, {"convert", dir.path().string(), (dir / "out").string(), "--to", "glb", "--clip", "0"});
+  EXPECT_EQ(folder.exit_code, 1);
+  EXPECT_NE(folder.err.find("--clip is for one file"), std::string::npos) << folder.err;
+}
+
 TEST(ConvertCommand, TestwusonPoseSurvivesArchiveAndGlb) {
   const std::string x = shared_asset("x/Testwuson.X");
   MARROW_REQUIRE_FILE(x);

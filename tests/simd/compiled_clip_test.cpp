@@ -262,6 +262,30 @@ TEST(CompiledClip, StepTracksStayExact) {
   }
 }
 
+// CompileOptions::progress: called with shares of the work that never go back, stay within
+// [0, 1] and end at 1, so a progress bar over one long clip moves and finishes.
+TEST(CompiledClip, ProgressRisesFromZeroToOne) {
+  const Skeleton s = chain();
+  std::vector<float> times, values;
+  for (int k = 0; k <= 120; ++k) {
+    times.push_back(k / 30.0f);
+    const Quat q = about_z(60.0f * std::sin(k * 0.21f));
+    append(values, {q.x, q.y, q.z, q.w});
+  }
+  const Clip clip = hand_clip(s, [&](ClipBuilder& b) {
+    ASSERT_TRUE(
+        b.add_track(1, "mid", TrackTarget::kRotation, Interpolation::kLinear, times, values, "t"));
+  });
+  std::vector<float> reported;
+  CompileOptions options;
+  options.progress = [&](float done) { reported.push_back(done); };
+  ASSERT_TRUE(CompiledClip::compile(clip, s, options).ok());
+  ASSERT_GE(reported.size(), 8u);  // at least once per share of the bound tried
+  EXPECT_TRUE(std::is_sorted(reported.begin(), reported.end()));
+  EXPECT_GE(reported.front(), 0.0f);
+  EXPECT_EQ(reported.back(), 1.0f);
+}
+
 TEST(CompiledClip, CopiesShareOneBlockThatOutlivesTheOriginal) {
   const Skeleton s = chain();
   const float times[] = {0.0f, 0.5f, 1.0f};

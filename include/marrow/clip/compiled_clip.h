@@ -32,6 +32,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -58,6 +59,9 @@ struct CompileOptions {
   // change (the identity) instead of the rest pose, and the error is measured on the reference
   // with the deltas applied at weight 1. Empty for an ordinary clip.
   std::span<const Transform> additive_reference{};
+  // Called on the compiling thread now and then with the share of the work done, from 0 to 1
+  // (for progress bars: a long clip takes seconds). Empty: not called.
+  std::function<void(float)> progress{};
 };
 
 // What compile() did and measured.

@@ -57,6 +57,14 @@ struct Asset {
   std::optional<JointIndex> joint_of_source(std::int64_t index) const;
   // A clip by name, or by its index written as a number.
   std::optional<std::size_t> find_clip(std::string_view name_or_index) const;
+  // find_clip, or an error naming the file, the clip asked for and the clips there are.
+  Result<std::size_t> require_clip(std::string_view name_or_index) const;
+  // Each of `names` through require_clip, in the order given, once each (a clip named twice is
+  // kept once); every clip, in file order, when `names` is empty.
+  Result<std::vector<std::size_t>> require_clips(std::span<const std::string> names) const;
+  // Keeps only the clips at `indices` (in that order) with their rate sources and compiled
+  // forms: what `convert --clip` and `compile --clip --out` write.
+  void keep_clips(std::span<const std::size_t> indices);
   // Where clip `clip`'s ticks per second came from.
   RateSource rate_source(std::size_t clip) const;
   // Clip `clip`'s compiled form, or null when it has none (or the entry was made for another

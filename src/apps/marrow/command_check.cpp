@@ -30,8 +30,8 @@ int run_check(const CheckOptions& o) {
 
   std::vector<std::size_t> clips;
   if (!o.clip.empty()) {
-    const std::optional<std::size_t> found = clip_asset->find_clip(o.clip);
-    if (!found) return report_error(o.clip_file + ": no clip '" + o.clip + "'");
+    Result<std::size_t> found = clip_asset->require_clip(o.clip);
+    if (!found) return report_error(found.error().message);
     clips.push_back(*found);
   } else {
     for (std::size_t c = 0; c < clip_asset->clips.size(); ++c) clips.push_back(c);

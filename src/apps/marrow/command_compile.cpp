@@ -1,4 +1,4 @@
-// `marrow compile FILE [--error MM] [--distance CM] [--absolute] [--clip NAME] [--out OUT.marrow]
+// `marrow compile FILE [--error MM] [--distance CM] [--absolute] [--clip NAME]... [--out F.marrow]
 // [--format text|json]`: compiles every clip (clip/compiled_clip.h), measures each against the
 // exact sampler itself (compiled_clips.h) and reports sizes, ratio and the largest error; with
 // --out, writes an archive holding the compiled clips beside the exact ones. A clip measured
@@ -20,7 +20,7 @@ namespace {
 
 struct CompileCommandOptions {
   std::string file;
-  std::string clip;
+  std::vector<std::string> clips;
   std::string out;
   std::string format = "text";
   BoundOptions bound;
@@ -49,6 +49,13 @@ std::string fixed(double v, int digits) {
   std::ostringstream s;
   s << std::fixed << std::setprecision(digits) << v;
   return s.str();
+}
+
+// What the progress bar counts for a clip: the key count of its densest channel, at least 1.
+std::uint64_t frames_of(const Clip& clip) {
+  std::uint64_t frames = 1;
+  for (const Track& t : clip.tracks()) frames = std::max<std::uint64_t>(frames, t.key_count);
+  return frames;
 }
 
 double ratio(const ClipResult& r) {
@@ -121,25 +128,26 @@ int run_compile(const CompileCommandOptions& o) {
   Result<Asset> asset = load_input(o.file, o.load);
   if (!asset) return report_error(asset.error().message);
   if (asset->clips.empty()) return report_error(o.file + ": has no clip to compile");
-  std::vector<std::size_t> chosen;
-  if (!o.clip.empty()) {
-    const std::optional<std::size_t> found = asset->find_clip(o.clip);
-    if (!found) {
-      std::string names;
-      for (const Clip& c : asset->clips) names += (names.empty() ? "" : ", ") + c.name();
-      return report_error(o.file + ": no clip '" + o.clip + "' (clips: " + names + ")");
-    }
-    chosen.push_back(*found);
-  } else {
-    for (std::size_t c = 0; c < asset->clips.size(); ++c) chosen.push_back(c);
-  }
+  Result<std::vector<std::size_t>> chosen_clips = asset->require_clips(o.clips);
+  if (!chosen_clips) return report_error(chosen_clips.error().message);
+  const std::vector<std::size_t>& chosen = *chosen_clips;
 
   std::vector<ClipResult> results;
-  // Compiling and measuring a long clip takes seconds: a bar on a terminal, never in JSON.
-  ProgressBar progress("compiling", chosen.size(), "clips", o.format != "json");
+  // Compiling and measuring a long clip takes seconds: a bar on a terminal, never in JSON,
+  // counting frames (one per key of a clip's densest channel) so one long clip moves it too.
+  std::uint64_t total_frames = 0;
+  for (std::size_t c : chosen) total_frames += frames_of(asset->clips[c]);
+  ProgressBar progress("compiling", total_frames, "frames", o.format != "json");
+  std::uint64_t frames_before = 0;
   for (std::size_t c : chosen) {
     const Clip& clip = asset->clips[c];
-    Result<CompiledClip> compiled = CompiledClip::compile(clip, asset->skeleton, *options);
+    const std::uint64_t frames = frames_of(clip);
+    // The compiler's own measurement is most of the work; the one below is one more pass.
+    CompileOptions clip_options = *options;
+    clip_options.progress = [&](float done) {
+      progress.set(frames_before + static_cast<std::uint64_t>(done * 0.9f * frames));
+    };
+    Result<CompiledClip> compiled = CompiledClip::compile(clip, asset->skeleton, clip_options);
     if (!compiled) return report_error(o.file + ": " + compiled.error().message);
     ClipResult r;
     r.index = c;
@@ -156,7 +164,8 @@ int run_compile(const CompileCommandOptions& o) {
     }
     r.compiled = std::move(compiled).value();
     results.push_back(std::move(r));
-    progress.advance();
+    frames_before += frames;
+    progress.set(frames_before);
   }
   progress.clear();
 
@@ -186,7 +195,8 @@ void add_compile_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("file", options->file, "Any file marrow reads")->required();
   add_load_options(cmd, options->load);
   add_bound_options(cmd, options->bound);
-  cmd->add_option("--clip", options->clip, "Compile this clip only (name or index)");
+  cmd->add_option("--clip", options->clips,
+                  "Compile this clip (name or index; repeatable); the others are left as they are");
   cmd->add_option("--out", options->out,
                   "Write the asset with its compiled clips to this .marrow archive");
   cmd->add_option("--format", options->format, "text or json")

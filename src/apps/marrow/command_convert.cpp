@@ -1,8 +1,8 @@
-// `marrow convert IN OUT [--embed] [--quiet]`: reads anything marrow reads, writes .glb, .gltf or
-// .marrow (by OUT's extension). `marrow convert DIR OUT_DIR --to glb|marrow`: every file under
-// DIR that marrow reads, converted in parallel on the machine's cores into the same layout under
-// OUT_DIR, with a summary; one bad file does not stop the rest, and the exit code says whether
-// any failed. A failure never leaves an output file behind.
+// `marrow convert IN OUT [--clip NAME|INDEX]... [--embed] [--quiet]`: reads anything marrow reads,
+// writes .glb, .gltf or .marrow (by OUT's extension). `marrow convert DIR OUT_DIR --to glb|marrow`:
+// every file under DIR that marrow reads, converted in parallel on the machine's cores into the
+// same layout under OUT_DIR, with a summary; one bad file does not stop the rest, and the exit code
+// says whether any failed. A failure never leaves an output file behind.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -27,7 +27,8 @@ namespace fs = std::filesystem;
 struct ConvertOptions {
   std::string input;
   std::string output;
-  std::string to;  // folders: "glb" or "marrow"
+  std::string to;                  // folders: "glb" or "marrow"
+  std::vector<std::string> clips;  // keep only these (names or indices); empty: all
   bool embed = false;
   bool quiet = false;
   unsigned threads = 0;  // 0: one per core
@@ -41,6 +42,11 @@ int run_convert_file(const ConvertOptions& o) {
   }
   Result<Asset> asset = load_input(o.input, o.load);
   if (!asset) return report_error(asset.error().message);
+  if (!o.clips.empty()) {
+    Result<std::vector<std::size_t>> kept = asset->require_clips(o.clips);
+    if (!kept) return report_error(kept.error().message);
+    asset->keep_clips(*kept);
+  }
   std::vector<std::string> notes;
   Status st;
   if (o.embed) {
@@ -117,6 +123,7 @@ int run_convert_folder(const ConvertOptions& o) {
     return report_error(o.input + " is a folder: say what to write with --to glb or --to marrow");
   }
   if (o.embed) return report_error("--embed is for one .gltf file, not a folder");
+  if (!o.clips.empty()) return report_error("--clip is for one file, not a folder");
   const fs::path root(o.input), out_root(o.output);
   std::error_code ec;
   if (fs::exists(out_root, ec) && !fs::is_directory(out_root, ec)) {
@@ -193,6 +200,8 @@ void add_convert_command(CLI::App& app, std::function<int()>& run) {
       ->check(CLI::IsMember({"glb", "marrow"}));
   cmd->add_flag("--embed", options->embed,
                 "For .gltf: embed the buffer as a data URI instead of writing a side .bin");
+  cmd->add_option("--clip", options->clips,
+                  "Write only this clip (name or index; repeatable, in the order given)");
   cmd->add_option("--threads", options->threads,
                   "For a folder: files converted at once (default: one per core)");
   set_example(*cmd, "marrow convert assets/ converted/ --to glb");

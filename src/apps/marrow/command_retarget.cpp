@@ -116,15 +116,9 @@ int run_retarget(const RetargetCommandOptions& o) {
   Result<Asset> target = load_input(o.target_file, o.load);
   if (!target) return report_error(target.error().message);
   if (source->clips.empty()) return report_error(o.source_file + ": has no clips to retarget");
-  std::vector<std::size_t> clips;
-  for (const std::string& c : o.clips) {
-    const std::optional<std::size_t> found = source->find_clip(c);
-    if (!found) return report_error(o.source_file + ": no clip '" + c + "'");
-    clips.push_back(*found);
-  }
-  if (clips.empty()) {
-    for (std::size_t c = 0; c < source->clips.size(); ++c) clips.push_back(c);
-  }
+  Result<std::vector<std::size_t>> chosen = source->require_clips(o.clips);
+  if (!chosen) return report_error(chosen.error().message);
+  const std::vector<std::size_t>& clips = *chosen;
 
   std::string source_ref_text, target_ref_text;
   Result<std::vector<Transform>> source_ref =

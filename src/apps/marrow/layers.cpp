@@ -231,13 +231,8 @@ Result<PoseSource> PoseSource::create(const Asset& asset, const std::string& cli
   PoseSource source;
   source.asset_ = &asset;
   if (!clip.empty()) {
-    auto found = asset.find_clip(clip);
-    if (!found) {
-      std::string names;
-      for (const Clip& c : asset.clips) names += (names.empty() ? "" : ", ") + c.name();
-      return make_error(asset.source,
-                        "no clip '" + clip + "' (clips: " + (names.empty() ? "none" : names) + ")");
-    }
+    Result<std::size_t> found = asset.require_clip(clip);
+    if (!found) return found.error();
     source.clip_index_ = static_cast<int>(*found);
   } else if (!asset.clips.empty()) {
     source.clip_index_ = 0;

@@ -404,13 +404,28 @@ struct Attempt {
   std::vector<SegmentPlan> segments;
 };
 
+// A part of compile()'s work, reporting its own progress from 0 to 1 as the span
+// [begin, begin + width] of the whole (CompileOptions::progress).
+struct ProgressSpan {
+  const std::function<void(float)>* report = nullptr;
+  float begin = 0, width = 1;
+
+  void at(float inner) const {
+    if (report && *report) (*report)(begin + width * std::clamp(inner, 0.0f, 1.0f));
+  }
+  ProgressSpan part(float from, float to) const {
+    return {report, begin + width * from, width * (to - from)};
+  }
+};
+
 Data::Channel channel_of(int c) {
   return static_cast<Data::Channel>(c);
 }
 
 // Steps 1-3 for share `share` of the bound: tolerances, folding, rates per segment.
 Attempt plan(const Clip& clip, const Skeleton& skeleton, const Geometry& geo, float bound,
-             float share, std::span<const Transform> base, const FrameTimes& base_times) {
+             float share, std::span<const Transform> base, const FrameTimes& base_times,
+             const ProgressSpan& progress) {
   const std::size_t n = skeleton.size();
   const float duration = clip.duration();
   Attempt a;
@@ -478,6 +493,7 @@ Attempt plan(const Clip& clip, const Skeleton& skeleton, const Geometry& geo, fl
   for (std::size_t l = 0; l < a.lanes.size(); ++l) {
     Lane& lane = a.lanes[l];
     if (lane.kind != LaneKind::kUniform) continue;
+    progress.at(static_cast<float>(l) / static_cast<float>(a.lanes.size()));
     for (const SegmentPlan& seg : a.segments) {
       int rate = -1;
       for (int r = 0; r < kRateCount && rate < 0; ++r) {
@@ -730,7 +746,8 @@ struct Measurement {
 
 Measurement measure(const Clip& clip, const CompiledClip& compiled, const Skeleton& skeleton,
                     const Geometry& geo, std::span<const Transform> base,
-                    std::span<const Transform> additive_reference, float bound) {
+                    std::span<const Transform> additive_reference, float bound,
+                    const ProgressSpan& progress) {
   const std::size_t n = skeleton.size();
   const float duration = clip.duration();
   std::vector<float> times{0.0f, duration, duration * (1 - 1e-4f)};
@@ -762,7 +779,9 @@ Measurement measure(const Clip& clip, const CompiledClip& compiled, const Skelet
   Measurement m;
   m.times = times.size();
   const bool additive = !additive_reference.empty();
-  for (float t : times) {
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    const float t = times[i];
+    if (i % 256 == 0) progress.at(static_cast<float>(i) / static_cast<float>(times.size()));
     std::copy(base.begin(), base.end(), exact.begin());
     sample_tracks(clip, t, cursor, exact);
     CompiledSamplingJob job;
@@ -852,15 +871,26 @@ Result<CompiledClip> CompiledClip::compile(const Clip& clip, const Skeleton& ske
     Measurement m;
   };
   std::optional<Candidate> best;
+  // Progress: the generous shares take equal parts of the work, the halvings (rare) the last
+  // part, each half of what is left.
+  constexpr float kGenerousCount = std::size(kGenerousShares);
+  const ProgressSpan whole{&options.progress, 0.0f, 1.0f};
+  ProgressSpan step = whole.part(0.0f, 1.0f / (kGenerousCount + 1));
   auto attempt_share = [&](float share, bool last) -> Result<bool> {
     // share 0 keeps every moving channel as exact keys: its error is the exact sampler's
     // rounding, so compile() always ends with a clip within the bound.
-    const Attempt attempt = plan(clip, skeleton, geo, bound, share, base, base_times);
+    const Attempt attempt =
+        plan(clip, skeleton, geo, bound, share, base, base_times, step.part(0.0f, 0.5f));
     Data data = assemble(clip, skeleton, attempt, base_times, options.quantize, additive);
     Result<CompiledClip> compiled = from_data(std::move(data), where);
     if (!compiled) return compiled.error();
-    const Measurement m =
-        measure(clip, *compiled, skeleton, geo, base, options.additive_reference, bound);
+    const Measurement m = measure(clip, *compiled, skeleton, geo, base, options.additive_reference,
+                                  bound, step.part(0.5f, 1.0f));
+    step.at(1.0f);
+    step = step.begin + 2 * step.width <= kGenerousCount / (kGenerousCount + 1) + 1e-6f
+               ? ProgressSpan{step.report, step.begin + step.width, step.width}
+               : ProgressSpan{step.report, step.begin + step.width,
+                              (1.0f - step.begin - step.width) * 0.5f};
     if (!(m.max_error <= bound * kSafety || last)) return false;
     if (!best || compiled->size_bytes() < best->clip.size_bytes()) {
       best = Candidate{std::move(compiled).value(), m};
@@ -883,6 +913,7 @@ Result<CompiledClip> CompiledClip::compile(const Clip& clip, const Skeleton& ske
     if (!passed) return passed.error();
     share *= 0.5f;
   }
+  whole.at(1.0f);
   CompiledClip compiled = std::move(best->clip);
   const Measurement& m = best->m;
   CompiledClipReport& r = compiled.report_to_fill();
