@@ -2,7 +2,10 @@
 // not exist is an error naming it, even with --help.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <map>
 #include <regex>
+#include <sstream>
 
 #include "run_process.h"
 
@@ -96,4 +99,43 @@ TEST(CliHelp, UsageLinesNameTheProgramNotThePathItWasRunBy) {
     EXPECT_NE(o.out.find("Usage: marrow " + c + " "), std::string::npos) << o.out;
   }
   EXPECT_NE(run(s, {"--help"}).out.find("Usage: marrow [OPTIONS]"), std::string::npos);
+}
+
+// Each command's --help example, run as written with its file names pointed at the shared
+// assets: it succeeds and makes what it says (a file, or a report on stdout). An example that
+// demonstrates a failure teaches the wrong thing.
+TEST(CliHelp, EveryHelpExampleSucceeds) {
+  const std::string gltf = std::string(MARROW_SHARED_DIR) + "/assets/gltf/";
+  const std::map<std::string, std::string> files = {
+      {"Soldier.glb", gltf + "Soldier.glb"},
+      {"Xbot.glb", gltf + "Xbot.glb"},
+      {"walk_to_run.json",
+       std::string(MARROW_SOURCE_DIR) + "/examples/scripts/soldier_walk_to_run.json"},
+      {"assets/", gltf + "morph"}};
+  for (const auto& [name, path] : files)
+    if (!fs::exists(path)) GTEST_SKIP() << "no " << path;
+  Scratch s("examples");
+  for (const std::string& c : kCommands) {
+    const std::string help = run(s, {c, "--help"}).out;
+    const std::size_t at = help.rfind("Example:\n  marrow ");
+    ASSERT_NE(at, std::string::npos) << c;
+    std::istringstream words(help.substr(at + std::strlen("Example:\n  marrow ")));
+    std::vector<std::string> args;
+    std::string output;  // the file or folder the example writes
+    for (std::string word; words >> word;) {
+      if (files.count(word))
+        word = files.at(word);
+      else if (!args.empty() && (args.back() == "-o" || args.back() == "--out" ||
+                                 word.find('/') != std::string::npos))
+        word = (s.dir / word).string(), output = word;
+      args.push_back(word);
+    }
+    const Outcome o = run(s, args);
+    EXPECT_EQ(o.exit_code, 0) << c << ": " << o.err;
+    if (!output.empty())
+      EXPECT_TRUE(fs::exists(output) && (fs::is_directory(output) || fs::file_size(output) > 0))
+          << c << " did not write " << output;
+    else
+      EXPECT_GT(o.out.size(), 20u) << c << " printed no report";
+  }
 }

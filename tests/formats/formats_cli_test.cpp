@@ -212,6 +212,35 @@ TEST(ConvertCommand, TestwusonPoseSurvivesArchiveAndGlb) {
 namespace formats_test {
 namespace {
 
+// A clip file with two clips that both animate a joint the skeleton lacks: the dropped-track
+// note is said for the clip played (by --clip or --layer), not for every clip of the file.
+TEST(PoseCommand, ClipFileNotesOnlyTheClipsUsed) {
+  TempDir dir("pose_other_notes");
+  write_text(dir / "skeleton.gltf", kSkeleton);
+  nlohmann::json two = nlohmann::json::parse(clip_document(true));
+  nlohmann::json swish = two["animations"][0];
+  swish["name"] = "Swish";
+  two["animations"].push_back(swish);
+  write_text(dir / "clips.gltf", two.dump());
+  const std::string skeleton = (dir / "skeleton.gltf").string(),
+                    clips = (dir / "clips.gltf").string();
+  for (const std::vector<std::string>& choice :
+       {std::vector<std::string>{"--clip", "Swish"}, std::vector<std::string>{"--clip", "1"},
+        std::vector<std::string>{"--layer", "Swish:weight=0.5"}}) {
+    std::vector<std::string> args = {"pose", skeleton, "--clip-file", clips, "--times", "0"};
+    args.insert(args.end(), choice.begin(), choice.end());
+    const Outcome o = run_marrow(dir, args);
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    EXPECT_NE(o.err.find("clip 'Swish': 1 joint(s) not in"), std::string::npos) << o.err;
+    EXPECT_EQ(o.err.find("'Wag'"), std::string::npos) << o.err;
+  }
+  // No clip named: the first is played, and only it is noted.
+  const Outcome first = run_marrow(dir, {"pose", skeleton, "--clip-file", clips});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_NE(first.err.find("clip 'Wag'"), std::string::npos) << first.err;
+  EXPECT_EQ(first.err.find("'Swish'"), std::string::npos) << first.err;
+}
+
 using namespace marrow;
 
 // Soldier's Walk on Xbot's skeleton (both Mixamo rigs): every track binds, and Xbot's Hips ends

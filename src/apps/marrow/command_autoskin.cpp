@@ -409,7 +409,7 @@ void add_autoskin_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--fps", o->frame_rate, "--evaluate: frames per second sampled (default 30)");
   cmd->add_option("--format", o->format, "--evaluate: text or json")
       ->check(CLI::IsMember({"text", "json"}));
-  set_example(*cmd, "marrow autoskin body.obj --skeleton Soldier.glb --method heat -o body.glb");
+  set_example(*cmd, "marrow autoskin Xbot.glb --skeleton Xbot.glb --method heat -o xbot_heat.glb");
   cmd->callback(
       [o, &run] { run = [o] { return o->evaluate.empty() ? run_bind(*o) : run_evaluate(*o); }; });
 }

@@ -74,7 +74,7 @@ void add_check_command(CLI::App& app, std::function<int()>& run) {
   add_load_options(cmd, options->load);
   cmd->add_flag("--strict", options->strict,
                 "Also fail (exit 2) when skeleton joints are left unanimated");
-  set_example(*cmd, "marrow check Testwuson.X anim_test.x --strict");
+  set_example(*cmd, "marrow check Xbot.glb Soldier.glb --clip Walk");
   cmd->callback([options, &run] { run = [options] { return run_check(*options); }; });
 }
 

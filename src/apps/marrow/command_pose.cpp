@@ -55,7 +55,7 @@ int run_pose(const PoseOptions& o) {
   Result<Asset> asset = load_input(o.file, o.load);
   if (!asset) return report_error(asset.error().message);
   if (!o.clip_file.empty()) {
-    Status st = use_clips_of(*asset, o.clip_file, o.load);
+    Status st = use_clips_of(*asset, o.clip_file, o.load, clips_named(o.clip, o.layers));
     if (!st) return report_error(st.error().message);
   }
   Result<PoseSource> source = PoseSource::create(*asset, o.clip, o.layers);

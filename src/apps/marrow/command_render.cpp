@@ -209,7 +209,9 @@ Status load(const RenderOptions& o, Asset& asset, std::optional<FramePoses>& pos
   if (!loaded) return loaded.error();
   asset = std::move(loaded).value();
   if (!o.clip_file.empty()) {
-    if (Status s = use_clips_of(asset, o.clip_file, o.load); !s) return s;
+    const std::optional<std::vector<std::string>> used =
+        o.script.empty() ? std::optional(clips_named(o.clip, o.layers)) : std::nullopt;
+    if (Status s = use_clips_of(asset, o.clip_file, o.load, used); !s) return s;
   }
   Result<FramePoses> made =
       o.script.empty() ? FramePoses::clip(asset, o) : FramePoses::script(asset, o.script);

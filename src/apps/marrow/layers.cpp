@@ -201,9 +201,27 @@ PoseSamples LayerStack::sample(std::span<const float> times, WrapMode wrap) cons
   return samples;
 }
 
-Status use_clips_of(Asset& asset, const std::string& clip_file, const LoadOptions& load) {
+std::vector<std::string> clips_named(const std::string& clip,
+                                     const std::vector<std::string>& layers) {
+  std::vector<std::string> names;
+  if (!clip.empty()) names.push_back(clip);
+  for (const std::string& text : layers) {
+    if (Result<LayerSpec> spec = parse_layer(text)) names.push_back(spec->clip);
+  }
+  return names;
+}
+
+Status use_clips_of(Asset& asset, const std::string& clip_file, const LoadOptions& load,
+                    const std::optional<std::vector<std::string>>& used) {
   Result<Asset> other = load_input(clip_file, load);
   if (!other) return other.error();
+  std::vector<bool> noted(other->clips.size(), !used.has_value());
+  if (used) {
+    for (const std::string& name : *used) {
+      if (const std::optional<std::size_t> c = other->find_clip(name)) noted[*c] = true;
+    }
+    if (used->empty() && !noted.empty()) noted[0] = true;
+  }
   std::vector<Clip> clips;
   const MorphLayout morphs = MorphLayout::build(asset.meshes);
   for (const Clip& clip : other->clips) {
@@ -211,7 +229,7 @@ Status use_clips_of(Asset& asset, const std::string& clip_file, const LoadOption
     Result<Clip> bound =
         rebind_clip(clip, asset.skeleton, &dropped, morphs.slots(), morphs.weight_count());
     if (!bound) return make_error(clip_file, bound.error().message);
-    if (!dropped.empty()) {
+    if (!dropped.empty() && noted[clips.size()]) {
       std::string names;
       for (const std::string& n : dropped) names += (names.empty() ? "" : ", ") + n;
       std::cerr << "marrow: note: " << clip_file << ": clip '" << clip.name()

@@ -50,8 +50,16 @@ class LayerStack {
 
 // Replaces the asset's clips with those of `clip_file`, bound to the asset's skeleton by joint
 // name (`--clip-file`: play a clip from one file on the skeleton of another). Tracks whose
-// joint the skeleton lacks are dropped, and said so on stderr.
-Status use_clips_of(Asset& asset, const std::string& clip_file, const LoadOptions& load = {});
+// joint the skeleton lacks are dropped, and said so on stderr for the clips `used` names (names
+// or indices; the first clip when it names none), or for every clip when `used` is nullopt (a
+// script, whose clips are known only when it runs).
+Status use_clips_of(Asset& asset, const std::string& clip_file, const LoadOptions& load,
+                    const std::optional<std::vector<std::string>>& used);
+
+// The clips `--clip CLIP` and `--layer SPEC...` name, for use_clips_of; a layer that does not
+// parse is left out (PoseSource::create reports it).
+std::vector<std::string> clips_named(const std::string& clip,
+                                     const std::vector<std::string>& layers);
 
 // What `--clip NAME|INDEX` and `--layer ...` select, as `marrow pose` and `marrow render` take
 // them: one clip (the first by default; the rest pose when the file has none) or, with
