@@ -3,6 +3,7 @@
 #include "marrow/skin/morph.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 #include "skin/morph_data.h"
@@ -111,6 +112,31 @@ MorphLayout MorphLayout::build(std::span<const SkinnedMesh> meshes) {
     i = end;
   }
   return layout;
+}
+
+Result<std::vector<std::uint32_t>> MorphLayout::find_slots(std::string_view name) const {
+  std::vector<std::uint32_t> found;
+  if (name.size() > 1 && name[0] == '#') {
+    std::uint32_t slot = 0;
+    const char* end = name.data() + name.size();
+    const auto [ptr, ec] = std::from_chars(name.data() + 1, end, slot);
+    if (ec == std::errc() && ptr == end && slot < weight_count()) return std::vector{slot};
+  }
+  for (std::uint32_t s = 0; s < names_.size(); ++s) {
+    if (!name.empty() && names_[s] == name) found.push_back(s);
+  }
+  if (!found.empty()) return found;
+  std::string known;
+  for (const std::string& n : names_) {
+    if (!n.empty() && known.find("'" + n + "'") == std::string::npos)
+      known += (known.empty() ? "'" : ", '") + n + "'";
+  }
+  const std::string slots = weight_count() == 0 ? "" : "#0..#" + std::to_string(weight_count() - 1);
+  return Error{"no morph target '" + std::string(name) + "' (" +
+               (weight_count() == 0 ? std::string("the file has no morph targets")
+                                    : "targets: " + (known.empty() ? "all unnamed" : known) +
+                                          "; by slot: " + slots) +
+               ")"};
 }
 
 const MorphSlots* MorphLayout::find(JointIndex node) const {

@@ -57,6 +57,27 @@ TEST(GltfMorph, CubeTargetsNamesAndDefaultsAreRead) {
   for (const std::string& w : a.warnings) EXPECT_EQ(w.find("morph"), std::string::npos) << w;
 }
 
+// What --morph, scripts and Python name targets by: every slot of a name (two meshes of one
+// face share names), or one slot by "#N"; an error lists the names there are.
+TEST(GltfMorph, SlotsAreFoundByTargetNameOrNumber) {
+  Asset a = load(morph_test::two_target_cube(), "cube.gltf");
+  a.meshes.push_back(a.meshes[0]);  // a second mesh with the same targets on another node
+  a.meshes[1].node = a.meshes[0].node == 0 ? 1 : 0;
+  const MorphLayout layout = MorphLayout::build(a.meshes);
+  ASSERT_EQ(layout.weight_count(), 4u);
+  const Result<std::vector<std::uint32_t>> wide = layout.find_slots("wide");
+  ASSERT_TRUE(wide.ok()) << wide.error().message;
+  EXPECT_EQ(*wide, (std::vector<std::uint32_t>{1, 3}));
+  EXPECT_EQ(*layout.find_slots("#2"), (std::vector<std::uint32_t>{2}));
+  const Result<std::vector<std::uint32_t>> missing = layout.find_slots("smile");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message,
+            "no morph target 'smile' (targets: 'up', 'wide'; by slot: #0..#3)");
+  EXPECT_FALSE(layout.find_slots("#4").ok());
+  EXPECT_FALSE(layout.find_slots("#").ok());
+  EXPECT_FALSE(layout.find_slots("").ok());
+}
+
 TEST(GltfMorph, LinearWeightsAndPositionsMatchHandValues) {
   const Asset a = load(morph_test::two_target_cube(), "cube.gltf");
   // Keys (0, 0) at 0 s, (1, 0.5) at 1 s, (0.5, 1) at 2 s.

@@ -553,3 +553,46 @@ TEST(RenderCli, ConversionsRenderLikeTheirSource) {
   }
   if (tried == 0) GTEST_SKIP() << assets << " absent";
 }
+
+// --rest draws the file's node transforms whatever its clips do; --morph holds a target at a
+// weight over what the clip gives it. AnimatedMorphCube's clip animates only target 0's weight
+// (0.68 at 1 s, 0 at rest), so at 1 s with target 0 held at 0 the picture is the rest picture,
+// and holding it at 1 moves the cube away from both.
+TEST(RenderCli, RestPoseAndHeldMorphWeights) {
+  const std::string cube =
+      std::string(MARROW_SHARED_DIR) + "/assets/gltf/morph/AnimatedMorphCube.gltf";
+  if (!fs::exists(cube)) GTEST_SKIP() << cube << " absent";
+  Workspace ws("morph");
+  const auto png = [&](const std::string& name, std::vector<std::string> extra) {
+    const std::string out = (ws.out / name).string();
+    std::vector<std::string> args = {"render",      cube,    "--size", "96x96",
+                                     "--no-ground", "--out", out};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Outcome o = run(ws, args);
+    EXPECT_EQ(o.exit_code, 0) << name << ": " << o.err;
+    return bytes_of(out);
+  };
+  const auto rest = png("rest.png", {"--rest"});
+  const auto animated = png("animated.png", {"--time", "1"});
+  const auto held_zero = png("held0.png", {"--time", "1", "--morph", "#0=0"});
+  const auto held_one = png("held1.png", {"--rest", "--morph", "#0=1"});
+  EXPECT_NE(animated, rest);
+  EXPECT_EQ(held_zero, rest);
+  EXPECT_NE(held_one, rest);
+  EXPECT_NE(held_one, animated);
+
+  const Outcome unknown =
+      run(ws, {"render", cube, "--morph", "smile=1", "--out", (ws.out / "x.png").string()});
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_NE(unknown.err.find("no morph target 'smile' (targets: all unnamed; by slot: #0..#1)"),
+            std::string::npos)
+      << unknown.err;
+  const Outcome malformed =
+      run(ws, {"render", cube, "--morph", "#0", "--out", (ws.out / "y.png").string()});
+  EXPECT_EQ(malformed.exit_code, 1);
+  EXPECT_NE(malformed.err.find("expected NAME=WEIGHT"), std::string::npos) << malformed.err;
+  const Outcome rest_and_clip =
+      run(ws, {"render", cube, "--rest", "--clip", "0", "--out", (ws.out / "z.png").string()});
+  EXPECT_EQ(rest_and_clip.exit_code, 1);
+  EXPECT_NE(rest_and_clip.err.find("--rest draws the rest pose"), std::string::npos);
+}

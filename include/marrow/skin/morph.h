@@ -17,6 +17,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "marrow/base/error.h"
@@ -54,6 +55,9 @@ class MorphLayout {
   const MorphSlots* find(JointIndex node) const;
   // The weights of `mesh`'s targets inside a full weight array (empty when it has none).
   std::span<const float> weights_of(const SkinnedMesh& mesh, std::span<const float> weights) const;
+  // The slots a user names: every slot whose target is called `name` (two meshes of one face
+  // often share target names), or the one slot "#N". An error names the targets there are.
+  Result<std::vector<std::uint32_t>> find_slots(std::string_view name) const;
 
  private:
   std::vector<MorphSlots> slots_;

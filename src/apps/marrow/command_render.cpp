@@ -1,14 +1,16 @@
 // `marrow render FILE [--clip NAME|INDEX] [--clip-file F] [--layer ...] [--script SCRIPT.json]
 // --out out.png|out.gif|out.mp4 [--size WxH] [--fps N] [--seconds S] [--time T]
-// [--camera PRESET] [--skeleton] [--weights JOINT] [--skinning linear|dq] [--no-ground]
-// [--no-textures]`: pictures and videos of a file, drawn by the software rasterizer
-// (docs/rendering.md). With --script the poses come from an animation script stepped through an
-// Animator, as `marrow play` steps it (docs/control.md), its root motion moving the character.
+// [--camera PRESET] [--rest] [--morph NAME=WEIGHT]... [--skeleton] [--weights JOINT]
+// [--skinning linear|dq] [--no-ground] [--no-textures]`: pictures and videos of a file, drawn by
+// the software rasterizer (docs/rendering.md). With --script the poses come from an animation
+// script stepped through an Animator, as `marrow play` steps it (docs/control.md), its root motion
+// moving the character.
 //
 // The command runs in named steps: check the options, load the file and its pose source, set
 // up the scene and camera, draw the frames into the writer, and report what was encoded.
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <optional>
@@ -20,6 +22,7 @@
 #include "marrow/io/asset.h"
 #include "marrow/render/output.h"
 #include "marrow/render/scene.h"
+#include "marrow/skin/morph.h"
 #include "progress.h"
 #include "render_options.h"
 #include "script_runner.h"
@@ -45,6 +48,8 @@ struct RenderOptions {
   std::string skinning = "linear";
   bool no_ground = false;
   bool no_textures = false;
+  bool rest = false;                // the rest pose instead of a clip
+  std::vector<std::string> morphs;  // NAME=WEIGHT, held in every frame
   LoadOptions load;
 };
 
@@ -89,6 +94,10 @@ Result<RenderPlan> check_options(const RenderOptions& o) {
     return Error{"--seconds: expected a duration above 0"};
   }
   if (!std::isfinite(o.time)) return Error{"--time: expected a time in seconds"};
+  if (o.rest &&
+      (!o.clip.empty() || !o.layers.empty() || !o.script.empty() || !o.clip_file.empty())) {
+    return Error{"--rest draws the rest pose; drop --clip, --clip-file, --layer and --script"};
+  }
   if (!o.script.empty()) {
     if (!o.clip.empty() || !o.layers.empty()) {
       return Error{"--script: the script says what plays; drop --clip and --layer"};
@@ -123,11 +132,37 @@ struct Timeline {
 class FramePoses {
  public:
   static Result<FramePoses> clip(const Asset& asset, const RenderOptions& o) {
+    FramePoses p;
+    if (o.rest) {
+      p.source_.emplace(PoseSource::rest_pose(asset));
+      return p;
+    }
     Result<PoseSource> made = PoseSource::create(asset, o.clip, o.layers);
     if (!made) return made.error();
-    FramePoses p;
     p.source_.emplace(std::move(made).value());
     return p;
+  }
+
+  // --morph NAME=WEIGHT: the slots it names show WEIGHT in every frame, over what clips say.
+  Status hold_morph_weights(const Asset& asset, const std::vector<std::string>& morphs) {
+    const MorphLayout layout = MorphLayout::build(asset.meshes);
+    defaults_.assign(layout.default_weights().begin(), layout.default_weights().end());
+    for (const std::string& text : morphs) {
+      const std::size_t equals = text.rfind('=');
+      char* end = nullptr;
+      const float weight =
+          equals == std::string::npos ? NAN : std::strtof(text.c_str() + equals + 1, &end);
+      if (equals == std::string::npos || end == text.c_str() + equals + 1 || *end != '\0' ||
+          !std::isfinite(weight)) {
+        return Error{"--morph '" + text +
+                     "': expected NAME=WEIGHT (a target's name, or #SLOT, "
+                     "and a number)"};
+      }
+      Result<std::vector<std::uint32_t>> slots = layout.find_slots(text.substr(0, equals));
+      if (!slots) return make_error(asset.source, "--morph: " + slots.error().message);
+      for (std::uint32_t slot : *slots) held_.emplace_back(slot, weight);
+    }
+    return {};
   }
   static Result<FramePoses> script(const Asset& asset, const std::string& path) {
     Result<AnimationScript> script = read_animation_script(path);
@@ -156,8 +191,21 @@ class FramePoses {
     return what;
   }
 
-  // Frames first .. first + count - 1 of the timeline.
+  // Frames first .. first + count - 1 of the timeline, with the held morph weights.
   Result<PoseSamples> get(const Timeline& timeline, long first, long count) {
+    Result<PoseSamples> made = get_unheld(timeline, first, count);
+    if (made && !held_.empty()) {
+      for (std::vector<float>& weights : made->weights) {
+        if (weights.size() < defaults_.size()) weights = defaults_;
+        for (const auto& [slot, weight] : held_) weights[slot] = weight;
+      }
+    }
+    return made;
+  }
+
+ private:
+  FramePoses() = default;
+  Result<PoseSamples> get_unheld(const Timeline& timeline, long first, long count) {
     PoseSamples out;
     if (source_) {
       std::vector<float> times;
@@ -182,8 +230,6 @@ class FramePoses {
     return out;
   }
 
- private:
-  FramePoses() = default;
   Status restart() {
     Result<ScriptRunner> runner = ScriptRunner::create(*asset_, script_);
     if (!runner) return runner.error();
@@ -198,8 +244,10 @@ class FramePoses {
   AnimationScript script_;
   std::optional<ScriptRunner> runner_;
   ScriptFrame frame_;
-  long next_ = 0;                       // the frame the runner gives next
-  Mat4 root_ = to_matrix(Transform{});  // the root motion so far
+  std::vector<float> defaults_;                        // the layout's default weights
+  std::vector<std::pair<std::uint32_t, float>> held_;  // --morph: slot, weight
+  long next_ = 0;                                      // the frame the runner gives next
+  Mat4 root_ = to_matrix(Transform{});                 // the root motion so far
 };
 
 // Step 2: the file, with --clip-file's clips bound in, and what --clip / --layer / --script
@@ -216,6 +264,7 @@ Status load(const RenderOptions& o, Asset& asset, std::optional<FramePoses>& pos
   Result<FramePoses> made =
       o.script.empty() ? FramePoses::clip(asset, o) : FramePoses::script(asset, o.script);
   if (!made) return made.error();
+  if (Status s = made->hold_morph_weights(asset, o.morphs); !s) return s;
   poses.emplace(std::move(made).value());
   return {};
 }
@@ -394,6 +443,12 @@ void add_render_command(CLI::App& app, std::function<int()>& run) {
                   "Time of the PNG's pose, or where an animation starts (default 0)");
   cmd->add_option("--camera", options->camera,
                   "auto, front, side, back, top or three-quarter (default auto)");
+  cmd->add_flag("--rest", options->rest,
+                "Draw the rest pose (the file's node transforms, the pose a mesh is bound in) "
+                "instead of a clip");
+  cmd->add_option("--morph", options->morphs,
+                  "Hold a morph target at a weight in every frame: NAME=WEIGHT, or #SLOT=WEIGHT "
+                  "(repeatable; targets no option names keep what the clip gives them)");
   cmd->add_flag("--skeleton", options->skeleton, "Draw the bones over the mesh");
   cmd->add_option("--weights", options->weights,
                   "Colour the mesh by each vertex's weight for this joint (blue 0 to red 1)");

@@ -282,6 +282,12 @@ Result<PoseSource> PoseSource::create(const Asset& asset, const std::string& cli
   return source;
 }
 
+PoseSource PoseSource::rest_pose(const Asset& asset) {
+  PoseSource source;
+  source.asset_ = &asset;
+  return source;
+}
+
 PoseSamples PoseSource::sample(std::span<const float> times, WrapMode wrap) const {
   if (stack_) return stack_->sample(times, wrap);
   return sample_world(*asset_, clip_index_, times, wrap);

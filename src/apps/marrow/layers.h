@@ -68,6 +68,8 @@ class PoseSource {
  public:
   static Result<PoseSource> create(const Asset& asset, const std::string& clip,
                                    const std::vector<std::string>& layers);
+  // The rest pose (the file's node transforms) whatever clips the file has.
+  static PoseSource rest_pose(const Asset& asset);
   // Global transforms at each time, times wrapped by `wrap` per clip.
   PoseSamples sample(std::span<const float> times, WrapMode wrap) const;
   // The clip shown as "the" clip (the first layer's with --layer); -1 for the rest pose.
