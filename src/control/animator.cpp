@@ -126,8 +126,7 @@ Result<Animator> Animator::create(std::shared_ptr<const ClipSet> set, AnimatorOp
   const ClipSet& cs = *a.set_;
   const std::uint32_t n = a.options_.max_players;
   st.slots.resize(n);
-  st.morph_by_hand.assign(cs.morph_weight_count(), 0.0f);
-  st.morph_by_hand_set.assign(cs.morph_weight_count(), 0);
+  st.morph_by_hand.assign(cs.morph_weight_count(), control_detail::MorphByHand{});
   st.layer_weights.resize(a.options_.layers.size());
   for (std::size_t l = 0; l < st.layer_weights.size(); ++l) {
     const LayerDesc& layer = a.options_.layers[l];
@@ -660,7 +659,7 @@ std::size_t Animator::size_bytes() const {
   if (st.exact_reserved) bytes += st.cursors.size() * set_->max_tracks() * sizeof(std::uint32_t);
   for (const CompiledSamplingContext& c : st.contexts) bytes += c.size_bytes();
   bytes += st.layer_weights.capacity() * sizeof(float);
-  bytes += st.morph_by_hand.capacity() * sizeof(float) + st.morph_by_hand_set.capacity();
+  bytes += st.morph_by_hand.capacity() * sizeof(control_detail::MorphByHand);
   bytes += st.inertial.capacity() * sizeof(control_detail::InertialGroup);
   return bytes;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -97,6 +98,24 @@ struct alignas(32) InertialGroup {
   bool moves = false;
 };
 
+// A morph weight set or faded by hand. The slot shows lerp(base, held, amount): base is `from`
+// or, when `from` is NaN, what the clips give; amount 0 leaves the slot to the clips. The held
+// weight is `to`, except while a fade redirected part way in from the clips moves it from
+// `to_start` (at amount `start_amount`) to `to` (at amount 1), so the weight shown never jumps.
+struct MorphByHand {
+  float from = std::numeric_limits<float>::quiet_NaN();
+  float to = 0;
+  float to_start = 0;
+  float start_amount = 1;
+  float amount = 0;
+  float rate = 0;  // amount per second: > 0 fading in, < 0 fading back to the clips
+
+  float held() const {
+    if (start_amount >= 1 || amount <= start_amount) return amount < 1 ? to_start : to;
+    return to_start + (to - to_start) * (amount - start_amount) / (1 - start_amount);
+  }
+};
+
 }  // namespace control_detail
 
 struct Animator::State {
@@ -114,9 +133,13 @@ struct Animator::State {
   bool in_update = false;
   bool exact_reserved = false;
   // Morph weights set by hand, one per slot of the set's weight array.
-  std::vector<float> morph_by_hand;
-  std::vector<std::uint8_t> morph_by_hand_set;
+  std::vector<control_detail::MorphByHand> morph_by_hand;
 };
+
+namespace control_detail {
+// Moves the morph fades set by hand on by dt seconds (Animator::update).
+void advance_morph_fades(std::span<MorphByHand> slots, float dt);
+}  // namespace control_detail
 
 // The slot of an addressable player (a clip or a blend space), or null for a stale id.
 control_detail::Slot* find_slot(Animator::State& state, PlayerId id);

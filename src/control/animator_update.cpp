@@ -467,6 +467,7 @@ UpdateResult Animator::update_impl(float dt, std::span<AnimationEvent> events,
   }
   st.last_dt = dt;
   root_motion_ = result.root_motion;
+  control_detail::advance_morph_fades(st.morph_by_hand, dt);
 
   // The sweeps copy what they read, so a callback may change players while events go out.
   EventSweep sweeps[kMaxAnimatorPlayers];

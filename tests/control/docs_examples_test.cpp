@@ -95,15 +95,16 @@ TEST(ControlDocs, TheDocsBlocksCompileAndDoWhatTheySay) {
 #include "control_morph_weights.inc"
   {
     // One player at full weight gives its clip's weights exactly (the exact sampler with a
-    // fresh cursor says what they are), except the slot set by hand.
+    // fresh cursor says what they are), except the slots driven by hand: slot 1 set, slot 0
+    // halfway (0.25 of 0.5 s) from the clip's weight at 1.25 s to 1.
     ASSERT_TRUE(added.ok()) << added.error().message;
     ASSERT_TRUE(square.ok());
     ASSERT_EQ(weights.size(), 2u);
     std::vector<float> expected(2);
     marrow::SamplingCursor cursor(cube.clips[0]);
     ASSERT_TRUE(
-        marrow::sample_weights(cube.clips[0], layout.default_weights(), 1.0f, cursor, expected));
-    EXPECT_NEAR(weights[0], expected[0], 1e-6f);
+        marrow::sample_weights(cube.clips[0], layout.default_weights(), 1.25f, cursor, expected));
+    EXPECT_NEAR(weights[0], 0.5f * expected[0] + 0.5f * 1.0f, 1e-6f);
     EXPECT_EQ(weights[1], 0.25f);
     EXPECT_NE(expected[0] + expected[1], 0.0f) << "the clip animates the cube at 1 s";
   }

@@ -168,6 +168,64 @@ TEST(MorphWeights, AWeightSetByHandWinsUntilReleased) {
   expect_weights(weights_of(a, ws), {0.25f, 0.125f, 0.5f});
 }
 
+// Fades by hand, worked out by hand: Face drives slot 0 as t (1 s clip, clamped after), slot 1
+// as t / 2; slot 2 shows its default 0.5 (Face has no track there).
+TEST(MorphWeights, FadesByHandMoveLinearlyFromWhatIsShownAndBack) {
+  const Face f = face_set();
+  Animator a = make_animator(f.set);
+  AnimatorWorkspace ws(*f.set);
+  ASSERT_TRUE(a.play(f.set->clip_id("Face").value(), PlayOptions{.wrap = WrapMode::kClamp}).ok());
+  // Slot 2: from its default 0.5 to 1.5 over 1 s; a quarter of the way after 0.25 s.
+  EXPECT_TRUE(a.fade_morph_weight(2, 1.5f, 1.0f));
+  a.update(0.0f);  // no time passes: the fade is still to come
+  expect_weights(weights_of(a, ws), {0.0f, 0.0f, 0.5f});
+  a.update(0.25f);
+  expect_weights(weights_of(a, ws), {0.25f, 0.125f, 0.75f});
+  a.update(1.0f);  // past the end: held at 1.5
+  expect_weights(weights_of(a, ws), {1.0f, 0.5f, 1.5f});
+  // From the weight held (1.5) to 0.5 over 2 s: 1.0 after 1 s.
+  EXPECT_TRUE(a.fade_morph_weight(2, 0.5f, 2.0f));
+  a.update(1.0f);
+  expect_weights(weights_of(a, ws), {1.0f, 0.5f, 1.0f});
+  // Released over 1 s from the 1.0 shown: the default 0.5 takes over linearly.
+  EXPECT_TRUE(a.release_morph_weight(2, 1.0f));
+  a.update(0.0f);  // a release that has not begun holds the weight shown
+  expect_weights(weights_of(a, ws), {1.0f, 0.5f, 1.0f});
+  a.update(0.5f);
+  expect_weights(weights_of(a, ws), {1.0f, 0.5f, 0.75f});
+  a.update(0.5f);
+  expect_weights(weights_of(a, ws), {1.0f, 0.5f, 0.5f});
+  a.update(1.0f);  // released: back to the default for good
+  expect_weights(weights_of(a, ws), {1.0f, 0.5f, 0.5f});
+}
+
+// A fade part way in from the clips, sent to another weight, goes on from the mix shown: no
+// jump. Slot 1 follows Face (t / 2); fading to 1 over 1 s, after 0.5 s it shows
+// 0.5 * 0.25 + 0.5 * 1 = 0.625. Redirected to 0 over 0.5 s, the held weight moves from 1 to 0
+// as the amount goes from 0.5 to 1: the shown weight starts at 0.625 and ends at 0.
+TEST(MorphWeights, ARedirectedFadeContinuesFromTheMixShown) {
+  const Face f = face_set();
+  Animator a = make_animator(f.set);
+  AnimatorWorkspace ws(*f.set);
+  ASSERT_TRUE(a.play(f.set->clip_id("Face").value(), PlayOptions{.wrap = WrapMode::kClamp}).ok());
+  EXPECT_TRUE(a.fade_morph_weight(1, 1.0f, 1.0f));
+  a.update(0.5f);
+  expect_weights(weights_of(a, ws), {0.5f, 0.625f, 0.5f});
+  EXPECT_TRUE(a.fade_morph_weight(1, 0.0f, 0.5f));
+  expect_weights(weights_of(a, ws), {0.5f, 0.625f, 0.5f});
+  // After 0.25 s: amount 0.75, held 0.5, clip 0.375: 0.25 * 0.375 + 0.75 * 0.5 = 0.46875.
+  a.update(0.25f);
+  expect_weights(weights_of(a, ws), {0.75f, 0.46875f, 0.5f});
+  a.update(0.25f);
+  expect_weights(weights_of(a, ws), {1.0f, 0.0f, 0.5f});
+  // Bad input changes nothing.
+  EXPECT_FALSE(a.fade_morph_weight(3, 1.0f, 1.0f));
+  EXPECT_FALSE(a.fade_morph_weight(0, 1.0f, -1.0f));
+  EXPECT_FALSE(a.fade_morph_weight(0, std::numeric_limits<float>::quiet_NaN(), 1.0f));
+  EXPECT_FALSE(a.release_morph_weight(0, std::numeric_limits<float>::infinity()));
+  expect_weights(weights_of(a, ws), {1.0f, 0.0f, 0.5f});
+}
+
 TEST(MorphWeights, AMaskedOverrideLayerMovesOnlyTheSlotsOfItsNodes) {
   const Face f = face_set();
   AnimatorOptions options;

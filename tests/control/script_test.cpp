@@ -105,7 +105,7 @@ TEST(ControlScript, ErrorsNameTheFileAndTheJsonPlace) {
             "s.json: timeline[0].plya: unknown member (known: t, play, play_blend_space, stop, "
             "pause, resume, seek, set_speed, set_weight, set_ticks_per_second, set_layer_weight, "
             "fade_in, fade_out, cross_fade, inertialize, warp, set_blend, set_param, set_bool, "
-            "trigger)");
+            "trigger, set_morph, fade_morph, release_morph)");
   EXPECT_NE(error_of(R"({"timeline": [{"t": 0}]})").find("timeline[0]: has no command"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"timeline": [{"t": 0, "play": "A", "stop": "A"}]})").find("two commands"),
@@ -206,8 +206,8 @@ class ControlPlay : public ::testing::Test {
   }
   Outcome run(const std::string& script, std::vector<std::string> args = {}) {
     std::ofstream(dir_ / "script.json") << script;
-    std::string command = std::string(MARROW_BIN) + " play '" + soldier_ + "' --script '" +
-                          (dir_ / "script.json").string() + "'";
+    std::string command = std::string(MARROW_BIN) + " play '" + (file_.empty() ? soldier_ : file_) +
+                          "' --script '" + (dir_ / "script.json").string() + "'";
     for (const std::string& a : args) command += " " + a;
     command += " >'" + (dir_ / "out").string() + "' 2>'" + (dir_ / "err").string() + "'";
     const int status = std::system(command.c_str());
@@ -221,6 +221,7 @@ class ControlPlay : public ::testing::Test {
     return o;
   }
   std::string soldier_;
+  std::string file_;  // the file played, when not Soldier.glb
   fs::path dir_;
 };
 
@@ -401,6 +402,48 @@ TEST(ControlDemo, TheDemosEventsDoNotDependOnTheFrameRate) {
   // The wave plays from 3.0 s to 5.0 s and waves twice a second.
   EXPECT_NE(lines[0].find("4 waves of the hand"), std::string::npos) << lines[0];
   fs::remove_all(dir);
+}
+
+// set_morph, fade_morph and release_morph on AnimatedMorphCube, whose clip drives both targets:
+// target #1 is set to 0.5, faded to 1 over 1 s from 0.5 s, released over 0.5 s from 1.5 s. The
+// expected weights are worked out by hand, the clip's own weights taken from `marrow pose` (the
+// exact sampler).
+TEST_F(ControlPlay, ScriptsSetFadeAndReleaseMorphWeights) {
+  file_ = std::string(MARROW_SHARED_DIR) + "/assets/gltf/morph/AnimatedMorphCube.gltf";
+  if (!fs::exists(file_)) GTEST_SKIP() << file_ << " is absent";
+  const Outcome o = run(R"({"fps": 4, "duration": 2, "compile": false, "timeline": [
+      {"t": 0, "play": "Square"},
+      {"t": 0, "set_morph": {"target": "#1", "weight": 0.5}},
+      {"t": 0.5, "fade_morph": {"target": "#1", "weight": 1, "duration": 1}},
+      {"t": 1.5, "release_morph": {"target": "#1", "duration": 0.5}}]})",
+                        {"--format", "json"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const nlohmann::json frames = nlohmann::json::parse(o.out)["frames"];
+  ASSERT_EQ(frames.size(), 9u);
+  const std::string pose_command = std::string(MARROW_BIN) + " pose '" + file_ +
+                                   "' --times 1.75,2 --format json >'" + (dir_ / "pose").string() +
+                                   "'";
+  ASSERT_EQ(std::system(pose_command.c_str()), 0);
+  std::stringstream pose_text;
+  pose_text << std::ifstream(dir_ / "pose").rdbuf();
+  const nlohmann::json pose = nlohmann::json::parse(pose_text.str());
+  const float clip_175 = pose["samples"][0]["weights"][0][1];
+  const float clip_200 = pose["samples"][1]["weights"][0][1];
+  const float want[] = {
+      0.5f, 0.5f, 0.5f, 0.625f, 0.75f, 0.875f, 1.0f, 0.5f * clip_175 + 0.5f * 1.0f, clip_200};
+  for (std::size_t k = 0; k < 9; ++k) {
+    EXPECT_NEAR(frames[k]["morph_weights"][1].get<float>(), want[k], 1e-5f) << "frame " << k;
+  }
+  EXPECT_GT(clip_200, 0.05f);  // the release ends on what the clip gives, not on 0
+  // Slot 0 is the clip's alone throughout: at 2 s, as the exact sampler gives it.
+  EXPECT_NEAR(frames[8]["morph_weights"][0].get<float>(),
+              pose["samples"][1]["weights"][0][0].get<float>(), 1e-5f);
+
+  const Outcome unknown = run(R"({"timeline": [{"t": 0, "set_morph": {"target": "smile",
+      "weight": 1}}]})");
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_NE(unknown.err.find("timeline[0]"), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("no morph target 'smile'"), std::string::npos) << unknown.err;
 }
 
 }  // namespace

@@ -244,7 +244,14 @@ class Animator {
   // talking mouth driven by audio). False for a slot out of range or a weight that is NaN or
   // infinite (ignored).
   bool set_morph_weight(std::uint32_t slot, float weight);
-  bool release_morph_weight(std::uint32_t slot);
+  // Moves the slot linearly from the weight it shows now (the clips', or one held by hand) to
+  // `weight` over `seconds` of update() time, then holds it as set_morph_weight does. A fade that
+  // interrupts a fade in from the clips goes on from the mix reached so far. False for a slot out
+  // of range, a weight that is not finite, or seconds below 0 or not finite (ignored).
+  bool fade_morph_weight(std::uint32_t slot, float weight, float seconds);
+  // Gives the slot back to the clips: at once, or blending back to them over `seconds`. False
+  // for a slot out of range or seconds below 0 or not finite.
+  bool release_morph_weight(std::uint32_t slot, float seconds = 0);
   void release_morph_weights();
   // After update(): every weighted player's weights (its clip's weight tracks at the player's
   // time over the set's defaults; an additive clip's over zeros) blended through the layer stack

@@ -84,6 +84,9 @@ enum class ScriptCommandKind : std::uint8_t {
   kSetParam,           // name, value (a state machine's float parameter)
   kSetBool,            // name, flag
   kTrigger,            // name
+  kSetMorph,           // name (a morph target's name or "#SLOT"), value (the weight)
+  kFadeMorph,          // name, value, duration
+  kReleaseMorph,       // name, duration (0: at once)
 };
 
 struct ScriptCommand {

@@ -129,6 +129,11 @@ int run_play(const PlayCommandOptions& o) {
         }
         f["world"] = std::move(world);
       }
+      if (!frame.morph_weights.empty()) {
+        Json weights = Json::array();
+        for (float w : frame.morph_weights) weights.push_back(round6(w));
+        f["morph_weights"] = std::move(weights);
+      }
       doc["frames"].push_back(std::move(f));
       continue;
     }
@@ -157,6 +162,11 @@ int run_play(const PlayCommandOptions& o) {
            << " / " << p.info.duration << "  weight " << p.info.weight << "  effective "
            << p.info.effective_weight << (p.info.finished ? "  finished" : "")
            << (p.info.paused ? "  paused" : "") << "\n";
+    }
+    if (!frame.morph_weights.empty()) {
+      text << "  morph weights";
+      for (float w : frame.morph_weights) text << " " << w;
+      text << "\n";
     }
     for (const AnimationEvent& e : frame.events) {
       text << "  " << to_string(e.type);

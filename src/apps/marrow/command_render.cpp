@@ -225,7 +225,7 @@ class FramePoses {
       for (std::size_t j = 0; j < world.size(); ++j) world[j] = mul_affine(root_, frame_.model[j]);
       out.times.push_back(frame_.time);
       out.world.push_back(std::move(world));
-      out.weights.emplace_back();
+      out.weights.push_back(frame_.morph_weights);
     }
     return out;
   }

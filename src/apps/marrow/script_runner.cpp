@@ -28,6 +28,12 @@ Result<ScriptRunner> ScriptRunner::create(const Asset& asset, const AnimationScr
   const std::string& where = script.where;
   const Skeleton& skeleton = asset.skeleton;
   ClipSetBuilder builder(skeleton);
+  // The character's morph weights, so clips' weight tracks and the morph commands reach them.
+  r.morph_layout_ = MorphLayout::build(asset.meshes);
+  if (r.morph_layout_.weight_count() > 0) {
+    if (Status s = builder.set_morph_layout(r.morph_layout_); !s)
+      return make_error(asset.source, s.error().message);
+  }
   for (std::size_t c = 0; c < asset.clips.size(); ++c) {
     const Clip& clip = asset.clips[c];
     // A compiled form the archive holds is played as it is, without compiling again.
@@ -257,6 +263,10 @@ Status ScriptRunner::apply(const ScriptCommand& c) {
         return make_error(where, "the state machine has no trigger '" + c.name + "'");
       }
       return {};
+    case K::kSetMorph:
+    case K::kFadeMorph:
+    case K::kReleaseMorph:
+      return apply_morph(c);
     default:
       break;
   }
@@ -336,6 +346,27 @@ void ScriptRunner::advance(float dt, float offset, ScriptFrame& frame) {
                    {1, 1, 1}};
 }
 
+// set_morph, fade_morph, release_morph: every slot the target names (MorphLayout::find_slots).
+Status ScriptRunner::apply_morph(const ScriptCommand& c) {
+  const std::string where = script_.where + ": " + c.where;
+  Result<std::vector<std::uint32_t>> slots = morph_layout_.find_slots(c.name);
+  if (!slots) return make_error(where, asset_->source + ": " + slots.error().message);
+  for (std::uint32_t slot : *slots) {
+    switch (c.kind) {
+      case ScriptCommandKind::kSetMorph:
+        (void)animator_->set_morph_weight(slot, c.value);
+        break;
+      case ScriptCommandKind::kFadeMorph:
+        (void)animator_->fade_morph_weight(slot, c.value, c.duration);
+        break;
+      default:
+        (void)animator_->release_morph_weight(slot, c.duration);
+        break;
+    }
+  }
+  return {};
+}
+
 Status ScriptRunner::next(ScriptFrame& frame) {
   const int k = next_frame_++;
   const float t = static_cast<float>(k / script_.fps);
@@ -372,6 +403,10 @@ Status ScriptRunner::next(ScriptFrame& frame) {
   if (machine_) frame.state = machine_->current_state_name();
   if (!animator_->evaluate(*workspace_, local_)) {
     return make_error(script_.where, "the animator could not evaluate (workspace too small)");
+  }
+  frame.morph_weights.resize(set_->morph_weight_count());
+  if (!animator_->evaluate_morph_weights(*workspace_, frame.morph_weights)) {
+    return make_error(script_.where, "the animator could not evaluate its morph weights");
   }
   frame.model.resize(asset_->skeleton.size());
   SoaLocalToModelJob job;

@@ -16,6 +16,7 @@
 #include "marrow/control/state_machine.h"
 #include "marrow/io/animation_script.h"
 #include "marrow/io/asset.h"
+#include "marrow/skin/morph.h"
 
 namespace marrow::cli {
 
@@ -34,6 +35,8 @@ struct ScriptFrame {
   std::vector<Player> players;
   std::string state;        // the state machine's current state, if there is one
   std::vector<Mat4> model;  // model matrices, skeleton order
+  // The morph-target weights, one per slot of the file's MorphLayout (empty when it has none).
+  std::vector<float> morph_weights;
 };
 
 class ScriptRunner {
@@ -53,6 +56,7 @@ class ScriptRunner {
  private:
   ScriptRunner() = default;
   Status apply(const ScriptCommand& command);
+  Status apply_morph(const ScriptCommand& command);
   // One update of dt seconds, `offset` seconds into the frame's: its events and root motion are
   // added to the frame's.
   void advance(float dt, float offset, ScriptFrame& frame);
@@ -64,6 +68,7 @@ class ScriptRunner {
   const Asset* asset_ = nullptr;
   AnimationScript script_;
   std::shared_ptr<const ClipSet> set_;
+  MorphLayout morph_layout_;
   std::optional<Animator> animator_;
   std::optional<StateMachine> machine_;
   std::optional<AnimatorWorkspace> workspace_;

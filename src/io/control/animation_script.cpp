@@ -44,6 +44,9 @@ class ScriptValue {
   std::string sub(std::size_t i) const { return path_ + "[" + std::to_string(i) + "]"; }
 
   void object(std::initializer_list<const char*> allowed) const {
+    object(std::span<const char* const>(allowed.begin(), allowed.size()));
+  }
+  void object(std::span<const char* const> allowed) const {
     if (!j_.is_object()) fail("must be an object");
     for (const auto& [key, value] : j_.items()) {
       (void)value;
@@ -161,51 +164,42 @@ void read_play_options(const ScriptValue& o, ScriptCommand& c) {
   "layer", "weight", "speed", "ticks_per_second", "wrap", "repetitions", "offset", "fade_in", \
       "curve", "sync_group", "x", "y"
 
+// The commands' names, in ScriptCommandKind's order ("t" first: every entry's time).
+constexpr const char* kCommandMembers[] = {"t",
+                                           "play",
+                                           "play_blend_space",
+                                           "stop",
+                                           "pause",
+                                           "resume",
+                                           "seek",
+                                           "set_speed",
+                                           "set_weight",
+                                           "set_ticks_per_second",
+                                           "set_layer_weight",
+                                           "fade_in",
+                                           "fade_out",
+                                           "cross_fade",
+                                           "inertialize",
+                                           "warp",
+                                           "set_blend",
+                                           "set_param",
+                                           "set_bool",
+                                           "trigger",
+                                           "set_morph",
+                                           "fade_morph",
+                                           "release_morph"};
+static_assert(std::size(kCommandMembers) ==
+                  static_cast<std::size_t>(ScriptCommandKind::kReleaseMorph) + 2,
+              "one name per ScriptCommandKind, in its order");
+
 ScriptCommand read_command(const ScriptValue& entry) {
-  static constexpr const char* kinds[] = {"play",
-                                          "play_blend_space",
-                                          "stop",
-                                          "pause",
-                                          "resume",
-                                          "seek",
-                                          "set_speed",
-                                          "set_weight",
-                                          "set_ticks_per_second",
-                                          "set_layer_weight",
-                                          "fade_in",
-                                          "fade_out",
-                                          "cross_fade",
-                                          "inertialize",
-                                          "warp",
-                                          "set_blend",
-                                          "set_param",
-                                          "set_bool",
-                                          "trigger"};
-  entry.object({"t",
-                "play",
-                "play_blend_space",
-                "stop",
-                "pause",
-                "resume",
-                "seek",
-                "set_speed",
-                "set_weight",
-                "set_ticks_per_second",
-                "set_layer_weight",
-                "fade_in",
-                "fade_out",
-                "cross_fade",
-                "inertialize",
-                "warp",
-                "set_blend",
-                "set_param",
-                "set_bool",
-                "trigger"});
+  const std::span<const char* const> kinds = std::span(kCommandMembers).subspan(1);
+  entry.object(kCommandMembers);
   ScriptCommand c;
   c.where = entry.path();
   c.time = entry.at("t").number(0);
   int found = -1;
-  for (int k = 0; k < static_cast<int>(std::size(kinds)); ++k) {
+  for (int k = 0; k < static_cast<int>(kinds.size()); ++k) {
     if (!entry.has(kinds[k])) continue;
     if (found >= 0) {
       entry.fail(std::string("has two commands, \"") + kinds[found] + "\" and \"" + kinds[k] +
@@ -308,6 +302,26 @@ ScriptCommand read_command(const ScriptValue& entry) {
       c.name = v.at("name").string();
       c.flag = v.boolean("value", false);
       if (!v.has("value")) v.fail("needs \"value\"");
+      break;
+    case K::kSetMorph:
+      v.object({"target", "weight"});
+      c.name = v.at("target").string();
+      c.value = v.at("weight").number();
+      break;
+    case K::kFadeMorph:
+      v.object({"target", "weight", "duration"});
+      c.name = v.at("target").string();
+      c.value = v.at("weight").number();
+      c.duration = v.at("duration").number(0);
+      break;
+    case K::kReleaseMorph:
+      if (v.json().is_string()) {
+        c.name = v.string();
+      } else {
+        v.object({"target", "duration"});
+        c.name = v.at("target").string();
+        c.duration = v.number("duration", 0, 0);
+      }
       break;
   }
   return c;
