@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace marrow {
 namespace {
@@ -10,6 +11,21 @@ std::string at(const char* list, std::size_t i, const char* field = nullptr) {
   std::string s = std::string(list) + "[" + std::to_string(i) + "]";
   if (field) s += std::string(".") + field;
   return s;
+}
+
+// A transition's exit time, copied into `tr` when it is one the machine can keep.
+Status check_exit(const TransitionDesc& t, std::size_t i, StateMachineDefinition::Transition& tr) {
+  if (t.exit == ExitKind::kNone) return {};
+  if (!t.at_marker.empty()) {
+    return make_error(at("transitions", i, "at_marker"),
+                      "a transition leaves at a marker or at an exit time, not both");
+  }
+  if (!std::isfinite(t.exit_at) || t.exit_at < 0) {
+    return make_error(at("transitions", i, "exit_time"), "is negative or not finite");
+  }
+  tr.exit = t.exit;
+  tr.exit_at = t.exit_at;
+  return {};
 }
 
 bool is_comparison(CompareOp op) {
@@ -159,6 +175,7 @@ Result<std::shared_ptr<const StateMachineDefinition>> StateMachineDefinition::cr
       tr.marker = *name;
       def->uses_markers_ = true;
     }
+    if (Status s = check_exit(t, i, tr); !s) return s.error();
     if (t.kind == TransitionKind::kInertialize) def->uses_inertialization_ = true;
     def->transitions_.push_back(tr);
   }
@@ -280,6 +297,75 @@ bool StateMachine::conditions_hold(const StateMachineDefinition::Transition& t) 
   return true;
 }
 
+float StateMachine::progress(const Animator& animator, float* clip_duration) const {
+  const PlayerInfo info = animator.info(player_);
+  *clip_duration = info.duration;
+  if (!(info.duration > 0)) return std::numeric_limits<float>::infinity();  // over at once
+  const float speed = definition_->desc().states[current_].speed;
+  const float along = speed >= 0 ? info.time : info.duration - info.time;
+  return static_cast<float>(info.passes) + along / info.duration;
+}
+
+float StateMachine::exit_threshold(std::uint32_t index, float clip_duration) const {
+  const StateMachineDefinition::Transition& t = definition_->transitions()[index];
+  if (!(clip_duration > 0)) return 0;
+  switch (t.exit) {
+    case ExitKind::kNormalized:
+      return t.exit_at;
+    case ExitKind::kSeconds:
+      return t.exit_at / clip_duration;
+    case ExitKind::kOnFinish: {
+      const float speed = std::fabs(definition_->desc().states[current_].speed);
+      const float fade = definition_->desc().transitions[index].duration;
+      return std::max(0.0f, 1.0f - fade * speed / clip_duration);
+    }
+    case ExitKind::kNone:
+      break;
+  }
+  return 0;
+}
+
+// Where state `state` starts when it begins `rest` seconds before the end of an update, its clip
+// at `clip_time` then: the clip time reached, as PlayOptions::start_offset counts it.
+float StateMachine::start_offset(const Animator& animator, std::uint32_t state, float clip_time,
+                                 float rest) const {
+  const StateMachineDefinition::State& to = definition_->states()[state];
+  if (to.clip == kNoId) return 0;
+  const float speed = definition_->desc().states[state].speed;
+  const float duration = animator.clip_set().duration(to.clip);
+  float time = clip_time + rest * speed;
+  if (duration > 0) {
+    time = std::fmod(time, duration);
+    if (time < 0) time += duration;
+  }
+  // PlayOptions::start_offset counts from the end for a state that plays backwards.
+  return speed >= 0 ? time : duration - time;
+}
+
+// After an update that took the state's progress from `before` to `after`: the first exit-time
+// transition whose time fell inside it and whose conditions hold fires, the next state moved on
+// by the part of the update after the exit time.
+bool StateMachine::fire_at_exit_time(Animator& animator, float before, float after,
+                                     float clip_duration) {
+  const std::span<const StateMachineDefinition::Transition> transitions =
+      definition_->transitions();
+  for (std::size_t i = 0; i < transitions.size(); ++i) {
+    const StateMachineDefinition::Transition& t = transitions[i];
+    if (t.exit == ExitKind::kNone || !from_current(t) || !conditions_hold(t)) continue;
+    const float threshold = exit_threshold(static_cast<std::uint32_t>(i), clip_duration);
+    if (!(before < threshold && threshold <= after)) continue;
+    const float speed = std::fabs(definition_->desc().states[current_].speed);
+    const float rest = speed > 0 ? (after - threshold) * clip_duration / speed : 0.0f;
+    fire(animator, static_cast<std::uint32_t>(i), start_offset(animator, t.to, 0.0f, rest));
+    return true;
+  }
+  return false;
+}
+
+bool StateMachine::from_current(const StateMachineDefinition::Transition& t) const {
+  return t.from == current_ || (t.from == kNoId && t.to != current_);
+}
+
 Result<PlayerId> StateMachine::play_state(Animator& animator, std::uint32_t state,
                                           float start_offset) {
   const StateMachineDesc& desc = definition_->desc();
@@ -357,13 +443,13 @@ UpdateResult StateMachine::update(Animator& animator, float dt, std::span<Animat
   const StateMachineDefinition& def = *definition_;
   const ClipSet& set = animator.clip_set();
   const std::span<const StateMachineDefinition::Transition> transitions = def.transitions();
-  const auto from_matches = [&](const StateMachineDefinition::Transition& t) {
-    return t.from == current_ || (t.from == kNoId && t.to != current_);
-  };
+  float clip_duration = 0;
+  const float before = progress(animator, &clip_duration);
   if (!in_transition()) {
     for (std::size_t i = 0; i < transitions.size(); ++i) {
       const StateMachineDefinition::Transition& t = transitions[i];
-      if (t.marker != kNoId || !from_matches(t) || !conditions_hold(t)) continue;
+      if (t.marker != kNoId || !from_current(t) || !conditions_hold(t)) continue;
+      if (before < exit_threshold(static_cast<std::uint32_t>(i), clip_duration)) continue;
       fire(animator, static_cast<std::uint32_t>(i), 0);
       break;
     }
@@ -380,6 +466,7 @@ UpdateResult StateMachine::update(Animator& animator, float dt, std::span<Animat
   Watch w;
   w.events = events;
   w.watched = player_;
+  const std::uint32_t state_before = current_;
   UpdateResult result = animator.update(dt, &watch, &w);
   result.events_written = w.written;
   if (result.refused) return result;
@@ -391,30 +478,31 @@ UpdateResult StateMachine::update(Animator& animator, float dt, std::span<Animat
       previous_ = kNoId;
     }
   }
-  if (in_transition() || w.crossed == 0) return result;
+  if (in_transition()) return result;
+  if (current_ == state_before) {
+    const float after = progress(animator, &clip_duration);
+    if (fire_at_exit_time(animator, before, after, clip_duration)) return result;
+  }
+  if (w.crossed == 0) return result;
   for (std::size_t i = 0; i < transitions.size(); ++i) {
     const StateMachineDefinition::Transition& t = transitions[i];
-    if (t.marker == kNoId || !from_matches(t) || !conditions_hold(t)) continue;
+    if (t.marker == kNoId || !from_current(t) || !conditions_hold(t)) continue;
     for (std::size_t k = 0; k < w.crossed; ++k) {
       if (w.names[k] != set.name(t.marker)) continue;
       // The new state starts at its own copy of the marker, moved on by the rest of the update.
-      float offset = 0;
+      float marker_time = 0;
       const StateMachineDefinition::State& to = def.states()[t.to];
+      bool found = false;
       if (to.clip != kNoId) {
         for (const SyncMarker& m : set.markers(to.clip)) {
           if (m.name != set.name(t.marker)) continue;
-          const float speed = def.desc().states[t.to].speed;
-          const float duration = set.duration(to.clip);
-          float time = m.time + (step - w.times[k]) * speed;
-          if (duration > 0) {
-            time = std::fmod(time, duration);
-            if (time < 0) time += duration;
-          }
-          // PlayOptions::start_offset counts from the end for a state that plays backwards.
-          offset = speed >= 0 ? time : duration - time;
+          marker_time = m.time;
+          found = true;
           break;
         }
       }
+      const float offset =
+          found ? start_offset(animator, t.to, marker_time, step - w.times[k]) : 0.0f;
       fire(animator, static_cast<std::uint32_t>(i), offset);
       return result;
     }

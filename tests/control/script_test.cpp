@@ -149,6 +149,37 @@ TEST(ControlScript, ErrorsNameTheFileAndTheJsonPlace) {
 // Nesting is held to 1,024 levels before the parser builds anything (docs/reliability.md,
 // "Budgets"). In `{"layers": [[[...` the '{' is level 1 and the bracket at byte 11 + k opens
 // level k + 2, so level 1,025 opens at byte 1,034: line 1, column 1,035.
+TEST(ControlScript, ExitTimesAreReadAndOneIsGiven) {
+  const auto machine = [](const std::string& transition) {
+    return parse_state_machine(R"({"states": [{"name": "A", "clip": "a"}],
+        "transitions": [)" + transition +
+                                   "]}",
+                               "m.json");
+  };
+  const Result<StateMachineDesc> normalized =
+      machine(R"({"from": "A", "to": "A", "exit_time": 0.9})");
+  ASSERT_TRUE(normalized.ok()) << normalized.error().message;
+  EXPECT_EQ(normalized->transitions[0].exit, ExitKind::kNormalized);
+  EXPECT_EQ(normalized->transitions[0].exit_at, 0.9f);
+  const Result<StateMachineDesc> seconds =
+      machine(R"({"from": "A", "to": "A", "exit_seconds": 0.5})");
+  ASSERT_TRUE(seconds.ok());
+  EXPECT_EQ(seconds->transitions[0].exit, ExitKind::kSeconds);
+  EXPECT_EQ(seconds->transitions[0].exit_at, 0.5f);
+  const Result<StateMachineDesc> finish = machine(R"({"from": "A", "to": "A", "on_finish": true})");
+  ASSERT_TRUE(finish.ok());
+  EXPECT_EQ(finish->transitions[0].exit, ExitKind::kOnFinish);
+  const Result<StateMachineDesc> two =
+      machine(R"({"from": "A", "to": "A", "exit_time": 1, "on_finish": true})");
+  ASSERT_FALSE(two.ok());
+  EXPECT_NE(two.error().message.find("transitions[0]: give one of exit_time"), std::string::npos)
+      << two.error().message;
+  const Result<StateMachineDesc> negative = machine(R"({"from": "A", "to": "A", "exit_time": -1})");
+  ASSERT_FALSE(negative.ok());
+  EXPECT_NE(negative.error().message.find("transitions[0].exit_time"), std::string::npos)
+      << negative.error().message;
+}
+
 TEST(ControlScript, NestingPast1024LevelsIsRefusedWithItsPlace) {
   const std::string deep = std::string(100000, '[');
   const std::string rule =

@@ -172,6 +172,85 @@ TEST(ControlStateMachine, MarkerTransitionsWaitForTheMarkerAndStartInStep) {
   EXPECT_NEAR(animator.info(machine.current_player()).time, 0.1f + 0.125f, 1e-5f);
 }
 
+// Jump (a 1 s clip, clamped) leaves on its own: with on_finish the 0.25 s fade starts at
+// 0.75 s so it ends as the clip does, and the whole jump plays; Idle starts moved on by the part
+// of the update after the exit time.
+TEST(ControlStateMachine, OnFinishLeavesSoTheFadeEndsWithTheClip) {
+  MachineFixture f;
+  StateMachineDesc d = locomotion();
+  d.initial = "Jump";
+  d.transitions = {{.from = "Jump",
+                    .to = "Idle",
+                    .exit = ExitKind::kOnFinish,
+                    .duration = 0.25f,
+                    .curve = FadeCurve::kLinear}};
+  auto def = StateMachineDefinition::create(d, *f.set).value();
+  Animator animator = make_animator(f.set);
+  StateMachine machine(def);
+  ASSERT_TRUE(machine.start(animator).ok());
+  const PlayerId jump = machine.current_player();
+  machine.update(animator, 0.5f);
+  EXPECT_EQ(machine.current_state_name(), "Jump");  // no condition, but not at its exit yet
+  machine.update(animator, 0.3f);                   // 0.5 -> 0.8 crosses 0.75
+  EXPECT_EQ(machine.current_state_name(), "Idle");
+  EXPECT_NEAR(animator.info(machine.current_player()).time, 0.05f, 1e-5f);
+  machine.update(animator, 0.2f);  // jump at its end (1 s); the fade ran 0.2 of its 0.25 s
+  EXPECT_NEAR(animator.info(jump).time, 1.0f, 1e-6f);
+  EXPECT_NEAR(animator.effective_weight(machine.current_player()), 0.2f / 0.25f, 1e-5f);
+}
+
+// exit_time counts clip durations from the state's start, loops included: a looping walk (1 s)
+// with exit_time 1.5 leaves in its second pass; exit_seconds counts clip seconds. With
+// conditions, the exit time only opens the door: the transition fires when they hold after it.
+TEST(ControlStateMachine, ExitTimesCountTheStatesProgressAcrossLoops) {
+  MachineFixture f;
+  for (const auto& [exit, at] :
+       {std::pair{ExitKind::kNormalized, 1.5f}, std::pair{ExitKind::kSeconds, 1.5f}}) {
+    StateMachineDesc d = locomotion();
+    d.initial = "Walk";
+    d.transitions = {{.from = "Walk", .to = "Run", .exit = exit, .exit_at = at}};
+    auto def = StateMachineDefinition::create(d, *f.set).value();
+    Animator animator = make_animator(f.set);
+    StateMachine machine(def);
+    ASSERT_TRUE(machine.start(animator).ok());
+    machine.update(animator, 0.75f);
+    machine.update(animator, 0.5f);  // 1.25: looped once, not yet
+    EXPECT_EQ(machine.current_state_name(), "Walk");
+    machine.update(animator, 0.5f);  // 1.75 crosses 1.5
+    EXPECT_EQ(machine.current_state_name(), "Run");
+    EXPECT_NEAR(animator.info(machine.current_player()).time, 0.25f, 1e-5f);
+  }
+  StateMachineDesc d = locomotion();
+  d.initial = "Walk";
+  d.transitions = {{.from = "Walk",
+                    .to = "Run",
+                    .conditions = {{"speed", CompareOp::kGreater, 2}},
+                    .exit = ExitKind::kNormalized,
+                    .exit_at = 0.5f}};
+  auto def = StateMachineDefinition::create(d, *f.set).value();
+  Animator animator = make_animator(f.set);
+  StateMachine machine(def);
+  ASSERT_TRUE(machine.start(animator).ok());
+  ASSERT_TRUE(machine.set_float("speed", 3));
+  machine.update(animator, 0.25f);  // conditions hold, exit time not reached
+  EXPECT_EQ(machine.current_state_name(), "Walk");
+  ASSERT_TRUE(machine.set_float("speed", 0));
+  machine.update(animator, 0.5f);  // exit time passed, conditions do not hold
+  EXPECT_EQ(machine.current_state_name(), "Walk");
+  ASSERT_TRUE(machine.set_float("speed", 3));
+  machine.update(animator, 0.1f);  // both: fires at the start of this update
+  EXPECT_EQ(machine.current_state_name(), "Run");
+
+  d.transitions[0].at_marker = "left";
+  Result<std::shared_ptr<const StateMachineDefinition>> both =
+      StateMachineDefinition::create(d, *f.set);
+  ASSERT_FALSE(both.ok());
+  EXPECT_NE(both.error().message.find("transitions[0].at_marker"), std::string::npos);
+  d.transitions[0].at_marker.clear();
+  d.transitions[0].exit_at = -1;
+  EXPECT_FALSE(StateMachineDefinition::create(d, *f.set).ok());
+}
+
 TEST(ControlStateMachine, BlendSpaceStatesReadTheirParameter) {
   MachineFixture f;
   StateMachineDesc d;

@@ -15,6 +15,9 @@
 //    fires from its own target state; an explicit self-transition (from == to) restarts the state:
 //    a new player from the state's start, faded (or inertialized) from the old one.
 //  - A trigger stays set until a transition that tests it fires, which consumes it.
+//  - A transition with an exit time (ExitKind) may fire only once the state's progress has
+//    reached it: in the update that reaches it (the next state starting that far past its own
+//    start) or, if its conditions hold only later, at the start of a later update.
 //  - A transition with `at_marker` fires only in an update in which the current state's player
 //    crossed that marker (and its conditions hold after that update); the new state starts at the
 //    same marker of its own clip, moved on by the part of the update after the crossing.
@@ -65,6 +68,17 @@ struct ConditionDesc {
 
 enum class TransitionKind : std::uint8_t { kFade, kInertialize };
 
+// When a transition may leave its state, measured on the state's progress: its player's clip
+// time since the state began, in clip durations (a looping clip's second pass is 1 to 2; a blend
+// space counts its leader's clip).
+enum class ExitKind : std::uint8_t {
+  kNone,        // whenever the conditions hold
+  kNormalized,  // once the progress reaches exit_at (Unity's exit time: 0.9 is 90 % of the clip)
+  kSeconds,     // once exit_at seconds of clip time have played
+  kOnFinish,    // so that the transition's fade ends as the clip does: at 1 minus the fade's
+                // length in clip durations (Unreal's automatic rule); the whole clip plays
+};
+
 struct StateDesc {
   std::string name{};
   // Exactly one of these names a clip or a blend space of the clip set.
@@ -84,6 +98,8 @@ struct TransitionDesc {
   std::string to{};
   std::vector<ConditionDesc> conditions{};  // all must hold; none: always
   std::string at_marker{};                  // empty: whenever the conditions hold
+  ExitKind exit = ExitKind::kNone;          // not with at_marker
+  float exit_at = 0;                        // kNormalized: clip durations; kSeconds: seconds
   TransitionKind kind = TransitionKind::kFade;
   float duration = 0.25f;
   FadeCurve curve = FadeCurve::kSmooth;
@@ -128,6 +144,8 @@ class StateMachineDefinition {
     std::uint32_t to = 0;
     std::uint32_t first_condition = 0, condition_count = 0;
     std::uint32_t marker = kNoId;  // ClipSet name index
+    ExitKind exit = ExitKind::kNone;
+    float exit_at = 0;
   };
   std::span<const State> states() const { return states_; }
   std::span<const Transition> transitions() const { return transitions_; }
@@ -179,6 +197,14 @@ class StateMachine {
 
  private:
   bool conditions_hold(const StateMachineDefinition::Transition& t) const;
+  // The current state's progress (ExitKind) and its clip's duration in seconds.
+  float progress(const Animator& animator, float* clip_duration) const;
+  // The progress at which transition `index` may leave; 0 without an exit time.
+  float exit_threshold(std::uint32_t index, float clip_duration) const;
+  float start_offset(const Animator& animator, std::uint32_t state, float clip_time,
+                     float rest) const;
+  bool fire_at_exit_time(Animator& animator, float before, float after, float clip_duration);
+  bool from_current(const StateMachineDefinition::Transition& t) const;
   bool fire(Animator& animator, std::uint32_t transition, float start_offset);
   Result<PlayerId> play_state(Animator& animator, std::uint32_t state, float start_offset);
 

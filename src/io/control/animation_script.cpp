@@ -369,7 +369,8 @@ StateMachineDesc read_machine(const ScriptValue& m) {
     const ScriptValue ts = m.at("transitions");
     for (std::size_t i = 0, n = ts.array(); i < n; ++i) {
       const ScriptValue t = ts.at(i);
-      t.object({"from", "to", "when", "at_marker", "kind", "duration", "curve"});
+      t.object({"from", "to", "when", "at_marker", "exit_time", "exit_seconds", "on_finish", "kind",
+                "duration", "curve"});
       TransitionDesc desc;
       desc.from = t.at("from").string();
       desc.to = t.at("to").string();
@@ -394,6 +395,17 @@ StateMachineDesc read_machine(const ScriptValue& m) {
         }
       }
       desc.at_marker = t.string("at_marker", "");
+      const int exits = t.has("exit_time") + t.has("exit_seconds") + t.has("on_finish");
+      if (exits > 1) t.fail("give one of exit_time, exit_seconds and on_finish");
+      if (t.has("exit_time")) {
+        desc.exit = ExitKind::kNormalized;
+        desc.exit_at = t.number("exit_time", 0, 0);
+      } else if (t.has("exit_seconds")) {
+        desc.exit = ExitKind::kSeconds;
+        desc.exit_at = t.number("exit_seconds", 0, 0);
+      } else if (t.boolean("on_finish", false)) {
+        desc.exit = ExitKind::kOnFinish;
+      }
       if (t.has("kind")) {
         desc.kind = choose<TransitionKind>(
             t.at("kind"),
