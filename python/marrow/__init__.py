@@ -7,5 +7,13 @@ xyz, rotation xyzw, scale xyz); model poses are (joints, 4, 4) float32 matrices 
 [joint, row, column]. Failures raise marrow.Error with marrow's message. See docs/python.md.
 """
 
-from ._marrow import *  # noqa: F401,F403
-from ._marrow import __version__  # noqa: F401
+try:
+    import numpy as _numpy  # noqa: F401  (every array marrow hands out is a NumPy array)
+except ImportError as missing:
+    raise ImportError(
+        "marrow needs NumPy: install it (Debian: apt-get install python3-numpy; "
+        "pip: pip install numpy)"
+    ) from missing
+
+from ._marrow import *  # noqa: F401,F403,E402
+from ._marrow import __version__  # noqa: F401,E402

@@ -142,4 +142,13 @@ inline py::array rows_view(const float* data, std::size_t count, std::size_t wid
   return a;
 }
 
+// A read-only 1-D view of `values` kept alive by `base` (no copy).
+template <typename T>
+py::array vector_view(const std::vector<T>& values, py::handle base) {
+  py::array a(py::dtype::of<T>(), {static_cast<py::ssize_t>(values.size())},
+              {static_cast<py::ssize_t>(sizeof(T))}, values.data(), base);
+  py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return a;
+}
+
 }  // namespace marrow::python

@@ -394,14 +394,30 @@ void bind_control(py::module_& m) {
           },
           py::arg("slot"), py::arg("weight"), "Holds a weight by hand until released")
       .def(
-          "release_morph_weight",
-          [](PyAnimator& a, std::uint32_t slot) {
-            if (!a.get().release_morph_weight(slot))
+          "fade_morph_weight",
+          [](PyAnimator& a, std::uint32_t slot, float weight, float seconds) {
+            if (!std::isfinite(weight)) throw py::value_error("weight: expected a finite number");
+            if (!(seconds >= 0) || !std::isfinite(seconds))
+              throw py::value_error("seconds: expected a finite number >= 0");
+            if (!a.get().fade_morph_weight(slot, weight, seconds))
               throw py::index_error("slot " + std::to_string(slot) + ": the character has " +
                                     std::to_string(a.get().clip_set().morph_weight_count()) +
                                     " morph weights");
           },
-          py::arg("slot"))
+          py::arg("slot"), py::arg("weight"), py::arg("seconds"),
+          "Moves a weight linearly from what it shows to `weight` over `seconds`, then holds it")
+      .def(
+          "release_morph_weight",
+          [](PyAnimator& a, std::uint32_t slot, float seconds) {
+            if (!(seconds >= 0) || !std::isfinite(seconds))
+              throw py::value_error("seconds: expected a finite number >= 0");
+            if (!a.get().release_morph_weight(slot, seconds))
+              throw py::index_error("slot " + std::to_string(slot) + ": the character has " +
+                                    std::to_string(a.get().clip_set().morph_weight_count()) +
+                                    " morph weights");
+          },
+          py::arg("slot"), py::arg("seconds") = 0.0f,
+          "Gives the slot back to the clips, at once or blending over `seconds`")
       .def_property_readonly("root_motion", &PyAnimator::root_motion,
                              "The last update's root-motion delta: (10,) float32")
       .def_property_readonly(

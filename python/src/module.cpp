@@ -5,6 +5,7 @@
 // array shapes or dtypes raise ValueError or TypeError naming the argument.
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
 
 #include <cmath>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include "errors.h"
 #include "marrow/clip/sampling.h"
 #include "marrow/io/asset.h"
+#include "marrow/io/asset_info.h"
 #include "marrow/io/save.h"
 #include "marrow/pose/additive.h"
 #include "marrow/pose/blend.h"
@@ -107,6 +109,30 @@ class Sampler {
       raise(asset_->source + ": cannot sample clip '" + c.name() + "'");
     return result;
   }
+  // One pose per time of a 1-D array: (times, joints, 10), in one call.
+  py::array sample_many(const py::array& times, const std::string& wrap) {
+    py::array_t<float, py::array::c_style | py::array::forcecast> t = times;
+    if (t.ndim() != 1) throw py::value_error("time: expected a number or a 1-D array of times");
+    const Clip& c = asset_->clips[clip_];
+    const std::size_t n = asset_->skeleton.size();
+    const auto count = static_cast<std::size_t>(t.shape(0));
+    const WrapMode mode = parse_wrap(wrap);
+    for (std::size_t k = 0; k < count; ++k) {
+      if (!std::isfinite(t.data()[k]))
+        throw py::value_error("time[" + std::to_string(k) + "]: expected a finite number");
+    }
+    py::array_t<float> result(
+        {static_cast<py::ssize_t>(count), static_cast<py::ssize_t>(n), py::ssize_t{10}});
+    auto* poses = reinterpret_cast<Transform*>(result.mutable_data());
+    {
+      py::gil_scoped_release unlocked;
+      for (std::size_t k = 0; k < count; ++k) {
+        const float at = wrap_time(t.data()[k], c.duration(), mode);
+        (void)marrow::sample(c, asset_->skeleton.rest_pose(), at, cursor_, {poses + k * n, n});
+      }
+    }
+    return result;
+  }
   std::size_t clip() const { return clip_; }
 
  private:
@@ -165,6 +191,11 @@ PYBIND11_MODULE(_marrow, m) {
 
   py::class_<SkeletonRef>(m, "Skeleton", "Joints parent-before-child, names and the rest pose")
       .def("__len__", [](const SkeletonRef& s) { return s.get().size(); })
+      .def("__repr__",
+           [](const SkeletonRef& s) {
+             return "<marrow.Skeleton " + std::to_string(s.get().size()) + " joints, root '" +
+                    (s.get().empty() ? std::string() : s.get().name(0)) + "'>";
+           })
       .def_property_readonly("names",
                              [](const SkeletonRef& s) {
                                std::vector<std::string> names;
@@ -199,6 +230,12 @@ PYBIND11_MODULE(_marrow, m) {
           py::arg("name"), "The joint's index, or None");
 
   py::class_<ClipRef>(m, "Clip", "A clip: tracks of keys, shared by every sampler")
+      .def("__repr__",
+           [](const ClipRef& c) {
+             return "<marrow.Clip " + std::string(py::repr(py::str(c.get().name()))) + ", " +
+                    std::string(py::repr(py::float_(c.get().duration()))) + " s, " +
+                    std::to_string(c.get().tracks().size()) + " tracks>";
+           })
       .def_property_readonly("name", [](const ClipRef& c) { return c.get().name(); })
       .def_property_readonly("duration", [](const ClipRef& c) { return c.get().duration(); })
       .def_property_readonly("track_count",
@@ -210,6 +247,11 @@ PYBIND11_MODULE(_marrow, m) {
       });
 
   py::class_<SkinRef>(m, "Skin", "The joints a mesh is bound to and their inverse bind matrices")
+      .def("__repr__",
+           [](const SkinRef& s) {
+             return "<marrow.Skin " + std::string(py::repr(py::str(s.get().name))) + ", " +
+                    std::to_string(s.get().joints.size()) + " joints>";
+           })
       .def_property_readonly("name", [](const SkinRef& s) { return s.get().name; })
       .def_property_readonly(
           "joints",
@@ -225,8 +267,109 @@ PYBIND11_MODULE(_marrow, m) {
                              s.get().inverse_bind_matrices.size(), self, false);
       });
 
-  py::class_<MeshRef>(m, "Mesh", "A mesh as imported: bind-pose vertices, triangles, weights")
+  py::class_<MeshRef>(
+      m, "Mesh",
+      "A mesh as imported: bind-pose vertices, triangles, skin weights and morph targets. The "
+      "arrays are read-only views of the asset's memory (no copy), valid while the mesh is.")
+      .def("__repr__",
+           [](const MeshRef& r) {
+             const SkinnedMesh& mesh = r.get();
+             return "<marrow.Mesh " + std::string(py::repr(py::str(mesh.name))) + ", " +
+                    std::to_string(mesh.vertex_count()) + " vertices, " +
+                    std::to_string(mesh.indices.size() / 3) + " triangles" +
+                    (mesh.skin >= 0 ? ", skin " + std::to_string(mesh.skin) : ", rigid") +
+                    (mesh.morph_targets.empty()
+                         ? std::string()
+                         : ", " + std::to_string(mesh.morph_targets.size()) + " morph targets") +
+                    ">";
+           })
       .def_property_readonly("name", [](const MeshRef& r) { return r.get().name; })
+      .def_property_readonly(
+          "tangents",
+          [](py::object self) {
+            const SkinnedMesh& mesh = self.cast<const MeshRef&>().get();
+            return rows_view(mesh.tangents.empty() ? nullptr : mesh.tangents[0].data(),
+                             mesh.tangents.size(), 4, self);
+          },
+          "(vertices, 4) float32: xyz and handedness w; empty when the file has none")
+      .def_property_readonly(
+          "colors",
+          [](py::object self) {
+            const SkinnedMesh& mesh = self.cast<const MeshRef&>().get();
+            return rows_view(mesh.colors.empty() ? nullptr : mesh.colors[0].data(),
+                             mesh.colors.size(), 4, self);
+          },
+          "(vertices, 4) float32 linear RGBA; empty when the file has none")
+      .def_property_readonly(
+          "influence_offsets",
+          [](py::object self) {
+            return vector_view(self.cast<const MeshRef&>().get().influence_offsets, self);
+          },
+          "(vertices + 1,) uint32: vertex v's influences are [offsets[v], offsets[v + 1]) of "
+          "influence_joints and influence_weights (empty for a rigid mesh)")
+      .def_property_readonly(
+          "influence_joints",
+          [](py::object self) {
+            return vector_view(self.cast<const MeshRef&>().get().influence_joints, self);
+          },
+          "uint16 indices into the mesh's skin's joints")
+      .def_property_readonly(
+          "influence_weights",
+          [](py::object self) {
+            return vector_view(self.cast<const MeshRef&>().get().influence_weights, self);
+          },
+          "float32 weights, each vertex's summing to 1")
+      .def(
+          "dense_weights",
+          [](const MeshRef& r) {
+            const SkinnedMesh& mesh = r.get();
+            const std::size_t v = mesh.vertex_count();
+            const std::size_t k =
+                mesh.skin >= 0 ? std::max<std::size_t>(1, mesh.max_influences()) : 0;
+            py::array_t<std::uint16_t> joints({v, k});
+            py::array_t<float> weights({v, k});
+            std::fill_n(joints.mutable_data(), v * k, std::uint16_t{0});
+            std::fill_n(weights.mutable_data(), v * k, 0.0f);
+            for (std::size_t i = 0; k > 0 && i < v; ++i) {
+              const std::uint32_t first = mesh.influence_offsets[i];
+              const std::uint32_t count = mesh.influence_offsets[i + 1] - first;
+              for (std::uint32_t c = 0; c < count && c < k; ++c) {
+                joints.mutable_data()[i * k + c] = mesh.influence_joints[first + c];
+                weights.mutable_data()[i * k + c] = mesh.influence_weights[first + c];
+              }
+            }
+            return py::make_tuple(joints, weights);
+          },
+          "(joints (vertices, K) uint16, weights (vertices, K) float32), K the most influences "
+          "of any vertex, padded with weight 0: a copy in the shape GPU skinning takes")
+      .def_property_readonly(
+          "morph_targets",
+          [](py::object self) {
+            const SkinnedMesh& mesh = self.cast<const MeshRef&>().get();
+            py::list targets;
+            for (std::size_t t = 0; t < mesh.morph_targets.size(); ++t) {
+              const MorphTarget& target = mesh.morph_targets[t];
+              py::dict d;
+              d["name"] = target.name;
+              d["vertices"] = vector_view(target.vertices, self);
+              d["position_deltas"] =
+                  rows_view(target.position_deltas.empty() ? nullptr : &target.position_deltas[0].x,
+                            target.position_deltas.size(), 3, self);
+              d["normal_deltas"] =
+                  rows_view(target.normal_deltas.empty() ? nullptr : &target.normal_deltas[0].x,
+                            target.normal_deltas.size(), 3, self);
+              d["tangent_deltas"] =
+                  rows_view(target.tangent_deltas.empty() ? nullptr : &target.tangent_deltas[0].x,
+                            target.tangent_deltas.size(), 3, self);
+              d["default_weight"] =
+                  t < mesh.default_morph_weights.size() ? mesh.default_morph_weights[t] : 0.0f;
+              targets.append(d);
+            }
+            return targets;
+          },
+          "One dict per target: name, vertices (uint32, the vertices it moves), position_deltas, "
+          "normal_deltas and tangent_deltas ((moved vertices, 3) float32; empty when absent), "
+          "default_weight")
       .def_property_readonly("skin", [](const MeshRef& r) { return r.get().skin; })
       .def_property_readonly("material", [](const MeshRef& r) { return r.get().material; })
       .def_property_readonly("vertex_count",
@@ -260,6 +403,22 @@ PYBIND11_MODULE(_marrow, m) {
 
   py::class_<Asset, std::shared_ptr<Asset>>(m, "Asset",
                                             "What a file holds: skeleton, clips, skins, meshes")
+      .def("__repr__",
+           [](const Asset& a) {
+             return "<marrow.Asset " + std::string(py::repr(py::str(a.source))) + ": " +
+                    std::to_string(a.skeleton.size()) + " nodes, " +
+                    std::to_string(a.clips.size()) + " clips, " + std::to_string(a.meshes.size()) +
+                    " meshes>";
+           })
+      .def(
+          "info",
+          [](const Asset& a, bool clips_only) {
+            const std::string text = asset_info_json(
+                a, clips_only ? AssetInfoParts::kClipsOnly : AssetInfoParts::kAll, -1);
+            return py::module_::import("json").attr("loads")(text);
+          },
+          py::arg("clips_only") = false,
+          "What `marrow info --format json` prints, as a dict (docs/info_json.md)")
       .def_property_readonly("source", [](const Asset& a) { return a.source; })
       .def_property_readonly("warnings", [](const Asset& a) { return a.warnings; })
       .def_property_readonly(
@@ -301,17 +460,21 @@ PYBIND11_MODULE(_marrow, m) {
           py::arg("name"), "A clip's index by name (or index written as a number), or None")
       .def(
           "save",
-          [](const Asset& a, const std::string& path) {
+          [](const Asset& a, const std::filesystem::path& path) {
             std::vector<std::string> notes;
-            if (Status s = save_asset(a, path, &notes); !s) raise(s.error().message);
+            if (Status s = save_asset(a, path.string(), &notes); !s) raise(s.error().message);
             return notes;
           },
           py::arg("path"), "Writes .glb, .gltf or .marrow by the extension; returns the notes");
 
   m.def(
       "load",
-      [](const std::string& path) {
-        Result<Asset> a = load_asset(path);
+      [](const std::filesystem::path& path) {
+        // Reading a large file takes a while: other Python threads run meanwhile.
+        Result<Asset> a = [&] {
+          py::gil_scoped_release unlocked;
+          return load_asset(path.string());
+        }();
         if (!a) raise(a.error().message);
         return std::make_shared<Asset>(std::move(a).value());
       },
@@ -320,11 +483,17 @@ PYBIND11_MODULE(_marrow, m) {
 
   m.def(
       "convert",
-      [](const std::string& input, const std::string& output) {
-        Result<Asset> a = load_asset(input);
-        if (!a) raise(a.error().message);
+      [](const std::filesystem::path& input, const std::filesystem::path& output) {
+        Result<Asset> a = Error{};
         std::vector<std::string> notes;
-        if (Status s = save_asset(*a, output, &notes); !s) raise(s.error().message);
+        Status saved;
+        {
+          py::gil_scoped_release unlocked;
+          a = load_asset(input.string());
+          if (a) saved = save_asset(*a, output.string(), &notes);
+        }
+        if (!a) raise(a.error().message);
+        if (!saved) raise(saved.error().message);
         return notes;
       },
       py::arg("input"), py::arg("output"),
@@ -338,19 +507,57 @@ PYBIND11_MODULE(_marrow, m) {
       .def("sample", &Sampler::sample, py::arg("time"), py::arg("wrap") = "clamp",
            py::arg("out") = py::none(),
            "The local pose at `time` seconds: (joints, 10) float32 (written into `out` if given)")
+      .def("sample", &Sampler::sample_many, py::arg("time"), py::arg("wrap") = "clamp",
+           "The local poses at each of an array of times: (times, joints, 10) float32")
       .def_property_readonly("clip", &Sampler::clip);
 
   m.def(
       "sample",
-      [](std::shared_ptr<Asset> asset, const py::object& clip, float time, const std::string& wrap,
-         const py::object& out) { return Sampler(std::move(asset), clip).sample(time, wrap, out); },
+      [](std::shared_ptr<Asset> asset, const py::object& clip, const py::object& time,
+         const std::string& wrap, const py::object& out) -> py::array {
+        Sampler sampler(std::move(asset), clip);
+        if (py::isinstance<py::array>(time) || py::isinstance<py::list>(time) ||
+            py::isinstance<py::tuple>(time)) {
+          if (!out.is_none()) throw py::value_error("out: only for one time");
+          return sampler.sample_many(py::array::ensure(time), wrap);
+        }
+        return sampler.sample(time.cast<float>(), wrap, out);
+      },
       py::arg("asset"), py::arg("clip"), py::arg("time"), py::arg("wrap") = "clamp",
-      py::arg("out") = py::none(), "One clip's local pose at `time`: (joints, 10) float32");
+      py::arg("out") = py::none(),
+      "One clip's local pose at `time`: (joints, 10) float32; at each of an array of times: "
+      "(times, joints, 10)");
 
   m.def(
       "local_to_model",
       [](const SkeletonRef& skeleton, const py::object& local, const py::object& out) {
         const std::size_t n = skeleton.get().size();
+        if (py::isinstance<py::array>(local) &&
+            py::reinterpret_borrow<py::array>(local).ndim() == 3) {
+          // (times, joints, 10) -> (times, joints, 4, 4), every frame in one call.
+          if (!out.is_none()) throw py::value_error("out: only for one pose");
+          py::array_t<float, py::array::c_style | py::array::forcecast> poses = local;
+          if (poses.shape(1) != static_cast<py::ssize_t>(n) || poses.shape(2) != 10)
+            throw py::value_error("local: expected shape (times, " + std::to_string(n) + ", 10)");
+          const auto frames = static_cast<std::size_t>(poses.shape(0));
+          py::array_t<float> storage({static_cast<py::ssize_t>(frames * n * 16)});
+          Mat4* data = reinterpret_cast<Mat4*>(storage.mutable_data());
+          bool ok = true;
+          {
+            py::gil_scoped_release unlocked;
+            const auto* in = reinterpret_cast<const Transform*>(poses.data());
+            for (std::size_t f = 0; f < frames && ok; ++f)
+              ok = local_to_model(skeleton.get(), {in + f * n, n}, {data + f * n, n});
+          }
+          if (!ok) raise("local_to_model: invalid input");
+          return py::array(
+              py::dtype::of<float>(),
+              {static_cast<py::ssize_t>(frames), static_cast<py::ssize_t>(n), py::ssize_t{4},
+               py::ssize_t{4}},
+              {static_cast<py::ssize_t>(n * sizeof(Mat4)), static_cast<py::ssize_t>(sizeof(Mat4)),
+               py::ssize_t{4}, py::ssize_t{16}},
+              data->m.data(), storage);
+        }
         std::span<const Transform> pose = pose_in(local, "local", n);
         py::array result;
         std::span<Mat4> model;
@@ -369,7 +576,8 @@ PYBIND11_MODULE(_marrow, m) {
         return result;
       },
       py::arg("skeleton"), py::arg("local"), py::arg("out") = py::none(),
-      "Model matrices (joints, 4, 4) float32, [joint, row, column], from a local pose");
+      "Model matrices (joints, 4, 4) float32, [joint, row, column], from a local pose; from "
+      "(times, joints, 10) poses, (times, joints, 4, 4)");
 
   py::class_<Layer>(m, "Layer", "A pose in a blend: weight and an optional per-joint mask")
       .def(py::init<py::object, float, py::object>(), py::arg("pose"), py::arg("weight") = 1.0f,
@@ -570,9 +778,10 @@ PYBIND11_MODULE(_marrow, m) {
 
   m.def(
       "render",
-      [](std::shared_ptr<Asset> asset, const std::string& out, const py::object& poses,
-         std::pair<int, int> size, double fps, const std::string& camera, bool ground,
-         bool textures, bool skeleton) {
+      [](std::shared_ptr<Asset> asset, const std::filesystem::path& out_path,
+         const py::object& poses, std::pair<int, int> size, double fps, const std::string& camera,
+         bool ground, bool textures, bool skeleton) {
+        const std::string out = out_path.string();
         const std::size_t n = asset->skeleton.size();
         if (!py::isinstance<py::array>(poses))
           throw py::type_error("poses: expected a float32 array (frames, joints, 4, 4)");
