@@ -7,6 +7,9 @@
 //  - BM_ControlTransition/kind:K/compiled:C: a transition every 0.3 s, Walk <-> Run, K = 0 a
 //    0.25 s smooth cross-fade (two players sampled while it runs), K = 1 a 0.25 s
 //    inertialization (one player sampled, and the offsets added); compiled or exact clips.
+//  - BM_ControlStateMachine/exit:E: each character runs a StateMachine over Walk and Run whose
+//    speed parameter flips every 0.3 s (a 0.25 s fade each way); E = 1 adds an exit-time
+//    transition (Run leaves at exit_time 0.5 when slow), so the machine's progress checks run.
 //  - BM_ControlCrowdUpdate/threads:T/evaluate:E: 10,000 animators (Walk + Run synced) advanced
 //    over T threads of bench/thread_pool.h; E = 1 adds evaluate and local-to-model.
 #include <benchmark/benchmark.h>
@@ -15,6 +18,7 @@
 #include <vector>
 
 #include "marrow/control/animator.h"
+#include "marrow/control/state_machine.h"
 #include "marrow/io/asset.h"
 #include "marrow/pose/local_to_model.h"
 #include "thread_pool.h"
@@ -103,6 +107,50 @@ void BM_ControlFrame(benchmark::State& state) {
   state.SetLabel(options.prefer_compiled ? "compiled" : "exact");
 }
 BENCHMARK(BM_ControlFrame)->ArgNames({"players", "compiled"})->ArgsProduct({{1, 2, 3}, {1, 0}});
+
+void BM_ControlStateMachine(benchmark::State& state) {
+  const std::shared_ptr<const ClipSet> set = soldier_set();
+  if (!set) return state.SkipWithError("Soldier.glb is absent from ../shared/assets/gltf");
+  StateMachineDesc desc;
+  desc.parameters = {{"speed"}};
+  desc.states = {{.name = "Walk", .clip = "Walk"}, {.name = "Run", .clip = "Run"}};
+  desc.transitions = {
+      {.from = "Walk", .to = "Run", .conditions = {{"speed", CompareOp::kGreater, 2}}},
+      {.from = "Run", .to = "Walk", .conditions = {{"speed", CompareOp::kLessEqual, 2}}}};
+  if (state.range(0) != 0) {
+    desc.transitions[1].exit = ExitKind::kNormalized;
+    desc.transitions[1].exit_at = 0.5f;
+  }
+  auto definition = StateMachineDefinition::create(desc, *set).value();
+  std::vector<Character> crowd;
+  std::vector<StateMachine> machines;
+  for (std::size_t i = 0; i < kCharacters; ++i) {
+    crowd.push_back(make_character(set, {}));
+    machines.emplace_back(definition);
+    (void)machines.back().start(crowd.back().animator);
+  }
+  AnimatorWorkspace workspace(*set);
+  std::vector<AnimationEvent> events(64);
+  long frame_index = 0;
+  for (auto _ : state) {
+    ++frame_index;
+    for (std::size_t i = 0; i < kCharacters; ++i) {
+      // Each character flips its speed every 18 frames (0.3 s), at its own phase.
+      const bool fast = ((frame_index + static_cast<long>(i)) / 18) % 2 == 0;
+      machines[i].set_float(0u, fast ? 3.0f : 1.0f);
+      machines[i].update(crowd[i].animator, kFrame, events);
+      crowd[i].animator.evaluate(workspace, crowd[i].local);
+      SoaLocalToModelJob job;
+      job.skeleton = &set->skeleton();
+      job.local = crowd[i].local;
+      job.model = crowd[i].model;
+      job.run();
+      benchmark::DoNotOptimize(crowd[i].model.data());
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * kCharacters);
+}
+BENCHMARK(BM_ControlStateMachine)->ArgNames({"exit"})->Arg(0)->Arg(1);
 
 void BM_ControlTransition(benchmark::State& state) {
   const std::shared_ptr<const ClipSet> set = soldier_set();

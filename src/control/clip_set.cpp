@@ -1,6 +1,7 @@
 #include "marrow/control/clip_set.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <unordered_map>
 
@@ -246,9 +247,17 @@ Status ClipSetBuilder::add_detected_foot_markers(std::string_view clip, std::str
   if (!id) return id.error();
   const std::string where = clip_where(clip) + ", foot markers";
   const Skeleton& skeleton = set_->skeleton_;
-  // An empty toe name means no toe; any other name must be a joint.
+  // An empty toe name means no toe; any other name must be a joint, or "#N" joint N (for
+  // skeletons whose names repeat).
   const auto joint = [&](std::string_view name, bool optional) -> Result<JointIndex> {
     if (optional && name.empty()) return kNoParent;
+    if (name.size() > 1 && name[0] == '#') {
+      std::size_t index = 0;
+      const char* end = name.data() + name.size();
+      const auto [ptr, ec] = std::from_chars(name.data() + 1, end, index);
+      if (ec == std::errc() && ptr == end && index < skeleton.size())
+        return static_cast<JointIndex>(index);
+    }
     if (const std::optional<JointIndex> j = skeleton.find(name)) return *j;
     return make_error(where, "the skeleton has no joint '" + std::string(name) + "'");
   };

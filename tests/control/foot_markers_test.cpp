@@ -97,6 +97,38 @@ TEST(ControlFootMarkers, AMarkerGoesWhereEachFootComesDownAndSyncsLikeAnAuthored
   EXPECT_NEAR(animator.info(follower).time, 0.3f, 1e-4f);
 }
 
+// A rig whose names repeat (a mesh node called "l_foot" before the bone): the feet are given as
+// "#N", joint N, and the markers fall where the real ankles come down, as on the plain rig.
+TEST(ControlFootMarkers, FeetMayBeGivenByIndexWhereNamesRepeat) {
+  std::vector<JointDesc> joints = {{"l_foot", -1, {}}};  // the decoy: a node that never moves
+  const Skeleton legs = legs_skeleton();
+  for (std::size_t j = 0; j < legs.size(); ++j) {
+    const JointIndex parent = legs.parent(j);
+    joints.push_back({legs.name(j), parent == kNoParent ? -1 : static_cast<int>(parent) + 1,
+                      legs.rest_pose()[j]});
+  }
+  const Skeleton skeleton = Skeleton::build(joints, "decoy").value();
+  const Clip plain = stepping_clip("step");
+  ClipBuilder shifted("step");
+  for (const Track& t : plain.tracks()) {
+    const std::span<const float> times = plain.times().subspan(t.first_key, t.key_count);
+    const std::span<const float> values = plain.values().subspan(t.first_value, 3 * t.key_count);
+    ASSERT_TRUE(shifted
+                    .add_track(t.joint + 1, legs.name(t.joint), t.target, t.interpolation, times,
+                               values, "step")
+                    .ok());
+  }
+  ClipSetBuilder b(skeleton);
+  ASSERT_TRUE(b.add_clip(shifted.build(9, "step").value()).ok());
+  EXPECT_FALSE(b.add_detected_foot_markers("step", "l_foot", "r_foot").ok());  // the decoy
+  const Status s = b.add_detected_foot_markers("step", "#4", "#7");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  const auto set = b.build().value();
+  ASSERT_EQ(set->markers(0).size(), 2u);
+  EXPECT_NEAR(set->markers(0)[0].time, 0.2f, 1e-5f);
+  EXPECT_NEAR(set->markers(0)[1].time, 0.7f, 1e-5f);
+}
+
 TEST(ControlFootMarkers, UnknownNamesAndFeetThatNeverComeDownAreErrors) {
   const Skeleton skeleton = legs_skeleton();
   ClipSetBuilder b(skeleton);

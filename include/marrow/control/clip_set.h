@@ -222,7 +222,8 @@ class ClipSetBuilder {
   Status add_marker(std::string_view clip, float time, std::string name);
   // Sync markers detected from the feet rather than authored: ik/foot_contacts.h finds when each
   // foot is planted (its ankle or toe low and slow), and a marker named options.left_name or
-  // right_name goes where each contact starts, i.e. where the foot comes down. Errors: an unknown
+  // right_name goes where each contact starts, i.e. where the foot comes down. A joint is named,
+  // or given as "#N" (joint N) where names repeat. Errors: an unknown
   // clip or joint (naming it), the detector's own errors, and a foot that never comes down (no
   // contact, or one contact through the whole loop, such as an idle's planted foot).
   Status add_detected_foot_markers(std::string_view clip, std::string_view left_foot,

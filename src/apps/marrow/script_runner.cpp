@@ -21,6 +21,25 @@ std::string names_of(const std::vector<std::pair<std::string, PlayerId>>& ids,
 
 }  // namespace
 
+// A joint's name as add_detected_foot_markers takes it: the name itself when one node has it,
+// else "#N" for the one skin joint among the nodes of that name (the name unchanged when no
+// or several skin joints have it: the builder's error then names it).
+namespace {
+
+std::string foot_joint_reference(const Asset& asset, const std::string& name) {
+  std::vector<JointIndex> named, skin_joints;
+  for (std::size_t j = 0; j < asset.skeleton.size(); ++j) {
+    if (asset.skeleton.name(j) != name) continue;
+    named.push_back(static_cast<JointIndex>(j));
+    if (asset.is_skin_joint(static_cast<JointIndex>(j)))
+      skin_joints.push_back(static_cast<JointIndex>(j));
+  }
+  if (named.size() > 1 && skin_joints.size() == 1) return "#" + std::to_string(skin_joints[0]);
+  return name;
+}
+
+}  // namespace
+
 Result<ScriptRunner> ScriptRunner::create(const Asset& asset, const AnimationScript& script) {
   ScriptRunner r;
   r.asset_ = &asset;
@@ -68,9 +87,15 @@ Result<ScriptRunner> ScriptRunner::create(const Asset& asset, const AnimationScr
   }
   if (script.foot_markers) {
     const ScriptFootMarkers& f = *script.foot_markers;
-    const FootMarkerOptions feet{.left_toe = f.left_toe, .right_toe = f.right_toe};
+    // Names are looked up among the skin's joints first: a rig may also have a mesh or helper
+    // node of the same name (an FBX's "LeftFoot" mesh beside its "LeftFoot" bone).
+    const std::string left_toe = foot_joint_reference(asset, f.left_toe),
+                      right_toe = foot_joint_reference(asset, f.right_toe),
+                      left_foot = foot_joint_reference(asset, f.left_foot),
+                      right_foot = foot_joint_reference(asset, f.right_foot);
+    const FootMarkerOptions feet{.left_toe = left_toe, .right_toe = right_toe};
     const auto mark = [&](const std::string& clip) {
-      return builder.add_detected_foot_markers(clip, f.left_foot, f.right_foot, feet);
+      return builder.add_detected_foot_markers(clip, left_foot, right_foot, feet);
     };
     // Named clips must all be marked. Without names every clip is tried and those where a foot
     // never comes down (an idle, a T-pose) stay unmarked; when none is marked, the first clip's
