@@ -16,6 +16,8 @@
 #include "errors.h"
 #include "marrow/control/animator.h"
 #include "marrow/control/clip_set.h"
+#include "marrow/control/state_machine.h"
+#include "marrow/io/animation_script.h"
 #include "marrow/io/asset.h"
 #include "marrow/pose/mask.h"
 #include "marrow/skin/morph.h"
@@ -173,9 +175,16 @@ class PyAnimator {
   }
 
   py::list update(float dt) {
+    return step(dt,
+                [&](std::span<AnimationEvent> events) { return animator_->update(dt, events); });
+  }
+
+  // One update by `advance` (the Animator's own, or a state machine's), its events as dicts.
+  template <typename Advance>
+  py::list step(float dt, Advance&& advance) {
     if (!std::isfinite(dt) || dt < 0)
       throw py::value_error("dt: expected a finite number of seconds >= 0");
-    UpdateResult r = animator_->update(dt, events_);
+    UpdateResult r = advance(std::span<AnimationEvent>(events_));
     if (r.events > events_.size()) {
       // The buffer was short: C++ delivers what fits; Python wants every event, so the update
       // is not repeated but the buffer grows for the next one and the shortfall is reported.
@@ -204,7 +213,11 @@ class PyAnimator {
     const PlayerInfo i = animator_->info(PlayerId{player});
     py::dict d;
     d["active"] = i.active;
-    d["clip"] = i.clip != kNoId ? set_->clip(i.clip).name() : std::string();
+    // A player plays a clip or a blend space: the other is None.
+    d["clip"] = i.clip != kNoId ? py::object(py::str(set_->clip(i.clip).name())) : py::none();
+    d["blend_space"] = i.blend_space != kNoId
+                           ? py::object(py::str(set_->blend_space(i.blend_space).name()))
+                           : py::none();
     d["layer"] = i.layer;
     d["time"] = i.time;
     d["duration"] = i.duration;
@@ -255,6 +268,41 @@ class PyAnimator {
 };
 
 }  // namespace
+
+// A state machine from JSON text, a dict (the same members) or a JSON file, checked against a
+// clip set, running on one Animator.
+class PyStateMachine {
+ public:
+  PyStateMachine(ClipSetRef set, const py::object& definition) {
+    Result<StateMachineDesc> desc = Error{};
+    if (py::isinstance<py::dict>(definition)) {
+      const std::string text = py::str(py::module_::import("json").attr("dumps")(definition));
+      desc = parse_state_machine(text, "state machine");
+    } else if (py::isinstance<py::str>(definition) &&
+               py::str(definition).cast<std::string>().find('{') != std::string::npos) {
+      desc = parse_state_machine(definition.cast<std::string>(), "state machine");
+    } else {
+      const std::string path =
+          py::str(py::module_::import("os").attr("fspath")(definition)).cast<std::string>();
+      desc = read_state_machine(path);
+    }
+    definition_ =
+        value_or_raise(StateMachineDefinition::create(value_or_raise(std::move(desc)), *set.set));
+    machine_.emplace(definition_);
+  }
+  void start(PyAnimator& animator) { check_or_raise(machine_->start(animator.get())); }
+  py::list update(PyAnimator& animator, float dt) {
+    return animator.step(dt, [&](std::span<AnimationEvent> events) {
+      return machine_->update(animator.get(), dt, events);
+    });
+  }
+  StateMachine& get() { return *machine_; }
+  const StateMachine& get() const { return *machine_; }
+
+ private:
+  std::shared_ptr<const StateMachineDefinition> definition_;
+  std::optional<StateMachine> machine_;
+};
 
 void bind_control(py::module_& m) {
   py::class_<ClipSetRef>(m, "ClipSet",
@@ -426,6 +474,49 @@ void bind_control(py::module_& m) {
       .def_property_readonly("size_bytes", [](const PyAnimator& a) {
         return const_cast<PyAnimator&>(a).get().size_bytes();
       });
+
+  py::class_<PyStateMachine>(
+      m, "StateMachine",
+      "States that play clips or blend spaces, parameters, and transitions on conditions, "
+      "markers and exit times (docs/control.md), driving one Animator")
+      .def(py::init<ClipSetRef, const py::object&>(), py::arg("clip_set"), py::arg("definition"),
+           "`definition`: a dict of the JSON form's members, JSON text, or a path to a JSON file")
+      .def("__repr__",
+           [](const PyStateMachine& s) {
+             return "<marrow.StateMachine in " +
+                    std::string(py::repr(py::str(s.get().current_state_name()))) +
+                    (s.get().in_transition() ? ", in a transition>" : ">");
+           })
+      .def("start", &PyStateMachine::start, py::arg("animator"),
+           "Plays the initial state on `animator`")
+      .def("update", &PyStateMachine::update, py::arg("animator"), py::arg("dt"),
+           "Checks transitions, advances `animator` by dt seconds; returns the events fired")
+      .def(
+          "set_float",
+          [](PyStateMachine& s, const std::string& name, float value) {
+            if (!s.get().set_float(name, value))
+              throw py::value_error("no float parameter '" + name + "', or a value not finite");
+          },
+          py::arg("name"), py::arg("value"))
+      .def(
+          "set_bool",
+          [](PyStateMachine& s, const std::string& name, bool value) {
+            if (!s.get().set_bool(name, value))
+              throw py::value_error("no bool parameter '" + name + "'");
+          },
+          py::arg("name"), py::arg("value"))
+      .def(
+          "trigger",
+          [](PyStateMachine& s, const std::string& name) {
+            if (!s.get().set_trigger(name)) throw py::value_error("no trigger '" + name + "'");
+          },
+          py::arg("name"), "Sets a trigger; the transition that tests it spends it")
+      .def_property_readonly("state",
+                             [](const PyStateMachine& s) { return s.get().current_state_name(); })
+      .def_property_readonly("player",
+                             [](const PyStateMachine& s) { return s.get().current_player().value; })
+      .def_property_readonly("in_transition",
+                             [](const PyStateMachine& s) { return s.get().in_transition(); });
 }
 
 }  // namespace marrow::python

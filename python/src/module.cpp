@@ -26,6 +26,7 @@
 #include "marrow/render/output.h"
 #include "marrow/render/scene.h"
 #include "marrow/skin/autoskin.h"
+#include "marrow/skin/morph.h"
 #include "marrow/skin/skinning.h"
 #include "marrow/version.h"
 
@@ -170,6 +171,18 @@ std::vector<BlendLayer> blend_layers(const std::vector<Layer>& layers, std::size
     out.push_back(b);
   }
   return out;
+}
+
+// Mesh `mesh`'s share of a character's morph-weight array (None: no morphing, an empty vector).
+std::vector<float> mesh_morph_weights(const Asset& asset, const SkinnedMesh& mesh,
+                                      const py::object& weights) {
+  if (weights.is_none() || mesh.morph_targets.empty()) return {};
+  const MorphLayout layout = MorphLayout::build(asset.meshes);
+  py::array all =
+      checked(weights, "morph_weights", {static_cast<py::ssize_t>(layout.weight_count())});
+  const std::span<const float> full(static_cast<const float*>(all.data()), layout.weight_count());
+  const std::span<const float> mine = layout.weights_of(mesh, full);
+  return {mine.begin(), mine.end()};
 }
 
 py::array to_numpy(std::vector<float> values) {
@@ -691,19 +704,28 @@ PYBIND11_MODULE(_marrow, m) {
   m.def(
       "skin",
       [](std::shared_ptr<Asset> asset, std::size_t mesh, const py::object& model,
-         const std::string& method) {
+         const std::string& method, const py::object& morph_weights) {
         if (mesh >= asset->meshes.size())
           throw py::index_error("mesh " + std::to_string(mesh) + " of " +
                                 std::to_string(asset->meshes.size()));
         const SkinnedMesh& sm = asset->meshes[mesh];
         MatricesIn in = matrices_in(model, "model", asset->skeleton.size());
         const SkinningMethod how = parse_method(method);
+        const std::vector<float> weights = mesh_morph_weights(*asset, sm, morph_weights);
         py::array_t<float> out({static_cast<py::ssize_t>(sm.vertex_count()), py::ssize_t{3}});
         std::span<Vec3> positions{reinterpret_cast<Vec3*>(out.mutable_data()), sm.vertex_count()};
         if (sm.skin < 0) {
           const Mat4& place = sm.node < in.view.size() ? in.view[sm.node] : Mat4::identity();
+          std::span<const Vec3> bind = sm.positions;
+          MorphedVertices morphed;
+          if (!weights.empty()) {
+            const MorphMesh morph_mesh = value_or_raise(MorphMesh::build(sm));
+            morphed = MorphedVertices::create(morph_mesh);
+            if (!MorphJob{&morph_mesh, weights, &morphed}.run()) raise("skin: invalid weights");
+            bind = std::span<const Vec3>(morphed.positions).first(sm.vertex_count());
+          }
           for (std::size_t v = 0; v < sm.vertex_count(); ++v)
-            positions[v] = transform_point(place, sm.positions[v]);
+            positions[v] = transform_point(place, bind[v]);
           return out;
         }
         const Skin& s = asset->skins[static_cast<std::size_t>(sm.skin)];
@@ -711,12 +733,24 @@ PYBIND11_MODULE(_marrow, m) {
             SkinningMesh::build(sm, s.joints.size(), 0, UnweightedVertices::kKeepBindPosition));
         std::vector<Mat4> palette(s.joints.size());
         if (!compute_skinning_palette(s, in.view, palette)) raise("skin: invalid palette");
-        if (!marrow::skin(prepared, palette, how, SkinningOutput{positions, {}, {}}))
+        const SkinningOutput output{positions, {}, {}};
+        if (weights.empty()) {
+          if (!marrow::skin(prepared, palette, how, output)) raise("skin: invalid input");
+          return out;
+        }
+        // Morph targets first, in the skinning mesh's vertex order, then skinning over them.
+        const MorphMesh morph_mesh = value_or_raise(MorphMesh::build(sm, &prepared));
+        MorphedVertices morphed = MorphedVertices::create(morph_mesh);
+        if (!MorphJob{&morph_mesh, weights, &morphed}.run()) raise("skin: invalid weights");
+        if (!marrow::skin(prepared, morphed, palette, how, output, 0, prepared.vertex_count()))
           raise("skin: invalid input");
         return out;
       },
       py::arg("asset"), py::arg("mesh"), py::arg("model"), py::arg("method") = "linear",
-      "Mesh `mesh` deformed by the model pose (joints, 4, 4): (vertices, 3) float32");
+      py::arg("morph_weights") = py::none(),
+      "Mesh `mesh` deformed by the model pose (joints, 4, 4): (vertices, 3) float32. "
+      "`morph_weights`, the character's weight array ((slots,) float32, as "
+      "Animator.evaluate_morph_weights gives it), mixes the morph targets in first.");
 
   m.def(
       "automatic_weights",
@@ -780,7 +814,7 @@ PYBIND11_MODULE(_marrow, m) {
       "render",
       [](std::shared_ptr<Asset> asset, const std::filesystem::path& out_path,
          const py::object& poses, std::pair<int, int> size, double fps, const std::string& camera,
-         bool ground, bool textures, bool skeleton) {
+         bool ground, bool textures, bool skeleton, const py::object& morph_weights) {
         const std::string out = out_path.string();
         const std::size_t n = asset->skeleton.size();
         if (!py::isinstance<py::array>(poses))
@@ -806,6 +840,25 @@ PYBIND11_MODULE(_marrow, m) {
         std::vector<MatricesIn> model;
         for (std::size_t f = 0; f < frames; ++f)
           model.push_back(matrices_in(all[py::int_(f)], "poses", n));
+        // The morph weights: none, one array for every frame, or one row per frame.
+        const std::size_t slots = MorphLayout::build(asset->meshes).weight_count();
+        py::array_t<float, py::array::c_style | py::array::forcecast> weights;
+        if (!morph_weights.is_none()) {
+          weights = morph_weights;
+          const bool one =
+              weights.ndim() == 1 && weights.shape(0) == static_cast<py::ssize_t>(slots);
+          const bool each = weights.ndim() == 2 &&
+                            weights.shape(0) == static_cast<py::ssize_t>(frames) &&
+                            weights.shape(1) == static_cast<py::ssize_t>(slots);
+          if (!one && !each)
+            throw py::value_error("morph_weights: expected shape (" + std::to_string(slots) +
+                                  ",) or (" + std::to_string(frames) + ", " +
+                                  std::to_string(slots) + ")");
+        }
+        const auto weights_of = [&](std::size_t f) -> std::span<const float> {
+          if (morph_weights.is_none()) return {};
+          return {weights.data() + (weights.ndim() == 2 ? f * slots : 0), slots};
+        };
         render::SceneStyle style;
         style.ground = ground;
         style.textures = textures;
@@ -813,8 +866,8 @@ PYBIND11_MODULE(_marrow, m) {
         render::SceneRenderer scene = value_or_raise(render::SceneRenderer::create(*asset, style));
         // Framed over every frame, as `marrow render` does.
         std::vector<Vec3> extremes;
-        for (const MatricesIn& m : model) {
-          scene.set_pose(m.view);
+        for (std::size_t f = 0; f < frames; ++f) {
+          scene.set_pose(model[f].view, weights_of(f));
           scene.extreme_points(extremes);
         }
         if (extremes.empty()) raise(asset->source + ": nothing to draw");
@@ -825,8 +878,8 @@ PYBIND11_MODULE(_marrow, m) {
             extremes, *preset, static_cast<float>(size.first) / size.second, orientation);
         auto writer = value_or_raise(render::FrameWriter::open(out, size.first, size.second, fps));
         render::Rasterizer rasterizer(size.first, size.second);
-        for (const MatricesIn& m : model) {
-          scene.set_pose(m.view);
+        for (std::size_t f = 0; f < frames; ++f) {
+          scene.set_pose(model[f].view, weights_of(f));
           scene.draw(rasterizer, cam);
           if (Status s = writer->add(rasterizer.image()); !s) raise(s.error().message);
         }
@@ -836,7 +889,9 @@ PYBIND11_MODULE(_marrow, m) {
       py::arg("asset"), py::arg("out"), py::arg("poses"), py::arg("size") = std::pair{400, 400},
       py::arg("fps") = 25.0, py::arg("camera") = "auto", py::arg("ground") = true,
       py::arg("textures") = true, py::arg("skeleton") = false,
+      py::arg("morph_weights") = py::none(),
       "Draws model poses ((frames, joints, 4, 4), or one (joints, 4, 4) for a PNG) into a PNG, "
-      "GIF or MP4; returns the renderer's notes");
+      "GIF or MP4, with morph weights ((slots,) for every frame or (frames, slots)) when given; "
+      "returns the renderer's notes");
   bind_control(m);
 }

@@ -119,3 +119,94 @@ def test_sampling_and_the_hierarchy_over_an_array_of_times(soldier_path):
     np.testing.assert_array_equal(sampler.sample(times), poses)
     with pytest.raises(ValueError):
         marrow.sample(asset, "Walk", np.array([0.0, np.nan], dtype=np.float32))
+
+
+def test_a_players_info_names_its_clip_or_its_blend_space(soldier_path):
+    asset = marrow.load(soldier_path)
+    clip_set = marrow.ClipSet(asset, blend_spaces_1d={"move": [("Walk", 1.0), ("Run", 2.0)]})
+    animator = marrow.Animator(clip_set)
+    walk = animator.play("Walk")
+    move = animator.play_blend_space("move", 1.5)
+    animator.update(0.1)
+    assert animator.info(walk)["clip"] == "Walk" and animator.info(walk)["blend_space"] is None
+    assert animator.info(move)["blend_space"] == "move" and animator.info(move)["clip"] is None
+
+
+def test_skin_and_render_mix_morph_targets_in(tmp_path):
+    path = asset_path("gltf/morph/AnimatedMorphCube.gltf")
+    cube = marrow.load(path)
+    model = marrow.local_to_model(cube.skeleton, cube.skeleton.rest_pose)
+    target = cube.meshes[0].morph_targets[0]
+    plain = marrow.skin(cube, 0, model)
+    morphed = marrow.skin(cube, 0, model, morph_weights=np.array([0.5, 0.0], dtype=np.float32))
+    # Half of target 0's deltas, carried by the mesh's placement (the cube's one node: a
+    # rotation and a scale of 100), on the vertices it moves; the others stay.
+    moved = target["vertices"]
+    placement = model[0, :3, :3]
+    expected = (0.5 * target["position_deltas"]) @ placement.T
+    np.testing.assert_allclose(morphed[moved] - plain[moved], expected, rtol=1e-4, atol=1e-5)
+    still = np.setdiff1d(np.arange(plain.shape[0]), moved)
+    np.testing.assert_array_equal(morphed[still], plain[still])
+    with pytest.raises(ValueError):
+        marrow.skin(cube, 0, model, morph_weights=np.zeros(5, dtype=np.float32))
+    # The same picture as the command line's --rest --morph #0=1.
+    out = tmp_path / "python.png"
+    marrow.render(cube, out, model, morph_weights=np.array([1.0, 0.0], dtype=np.float32))
+    cli = tmp_path / "cli.png"
+    run = subprocess.run([os.environ["MARROW_BIN"], "render", path, "--rest", "--morph", "#0=1",
+                          "--out", str(cli)], capture_output=True, text=True) \
+        if "MARROW_BIN" in os.environ else None
+    if run is None:
+        pytest.skip("MARROW_BIN is not set (ctest sets it)")
+    assert run.returncode == 0, run.stderr
+    assert out.read_bytes() == cli.read_bytes()
+    unmorphed = tmp_path / "plain.png"
+    marrow.render(cube, unmorphed, model)
+    assert unmorphed.read_bytes() != out.read_bytes()
+
+
+MACHINE = {
+    "parameters": [{"name": "speed"}, {"name": "wave", "type": "trigger"}],
+    "states": [{"name": "Stand", "clip": "Idle"}, {"name": "Walk", "clip": "Walk"},
+               {"name": "Pose", "clip": "Run", "wrap": "clamp"}],
+    "transitions": [
+        {"from": "Stand", "to": "Walk", "when": [{"parameter": "speed", "op": ">", "value": 0.5}],
+         "duration": 0.2, "curve": "linear"},
+        {"from": "*", "to": "Pose", "when": [{"parameter": "wave", "op": "triggered"}],
+         "duration": 0},
+        {"from": "Pose", "to": "Stand", "on_finish": True, "duration": 0.25, "curve": "linear"}],
+}
+
+
+def test_a_state_machine_from_a_dict_drives_an_animator(soldier_path, tmp_path):
+    asset = marrow.load(soldier_path)
+    clip_set = marrow.ClipSet(asset)
+    animator = marrow.Animator(clip_set)
+    machine = marrow.StateMachine(clip_set, MACHINE)
+    machine.start(animator)
+    assert machine.state == "Stand" and repr(machine) == "<marrow.StateMachine in 'Stand'>"
+    machine.set_float("speed", 1.0)
+    machine.update(animator, 0.1)
+    # 0.1 s into a 0.2 s linear fade: the new state at half weight.
+    assert machine.state == "Walk" and machine.in_transition
+    assert animator.info(machine.player)["effective_weight"] == pytest.approx(0.5, abs=1e-5)
+    machine.trigger("wave")
+    machine.update(animator, 0.2)  # the fade ends this update; the trigger waits for the next
+    machine.update(animator, 0.1)
+    assert machine.state == "Pose"
+    # Run is 0.667 s (clamped): on_finish leaves 0.25 s before its end, at 0.417 s in; Pose
+    # began at the start of the last update (a switch without a fade), so it has played 0.1 s.
+    duration = asset.clips[asset.find_clip("Run")].duration
+    machine.update(animator, duration - 0.25 - 0.1 - 0.05)
+    assert machine.state == "Pose"
+    machine.update(animator, 0.1)
+    assert machine.state == "Stand"
+    # JSON text and a file give the same machine; a bad one names the JSON place.
+    path = tmp_path / "machine.json"
+    path.write_text(json.dumps(MACHINE))
+    assert marrow.StateMachine(clip_set, path).state == "Stand"
+    assert marrow.StateMachine(clip_set, json.dumps(MACHINE)).state == "Stand"
+    with pytest.raises(marrow.Error, match=r"states\[0\]\.clip"):
+        marrow.StateMachine(clip_set, {"states": [{"name": "A", "clip": "Fly"}]})
+    with pytest.raises(ValueError):
+        machine.set_float("velocity", 1.0)
