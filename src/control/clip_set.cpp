@@ -34,8 +34,10 @@ bool binds_in_place(const Clip& clip, const Skeleton& skeleton) {
   const std::span<const std::string> names = clip.track_joint_names();
   for (std::size_t t = 0; t < clip.tracks().size(); ++t) {
     if (t >= names.size()) return false;
-    const std::optional<JointIndex> j = skeleton.find(names[t]);
-    if (!j || *j != clip.tracks()[t].joint) return false;
+    // The track's own joint must carry its name: where names repeat (a mesh node named like a
+    // bone) a lookup by name would find the first of them, not the joint the clip was made for.
+    const JointIndex joint = clip.tracks()[t].joint;
+    if (joint >= skeleton.size() || skeleton.name(joint) != names[t]) return false;
   }
   return true;
 }

@@ -477,5 +477,54 @@ TEST_F(ControlPlay, ScriptsSetFadeAndReleaseMorphWeights) {
   EXPECT_NE(unknown.err.find("no morph target 'smile'"), std::string::npos) << unknown.err;
 }
 
+// A rig with a node named like a bone ahead of it (an FBX's mesh node "LeftFoot" beside the
+// bone): Soldier converted to .gltf, then a bare node "mixamorig:LeftFoot" put first. Foot
+// markers and the clip's tracks must still find the bone, so the events match the plain file's
+// (before, the decoy took the foot's track and its markers moved).
+TEST_F(ControlPlay, FootMarkersFindTheBoneWhereANodeSharesItsName) {
+  const std::string plain = (dir_ / "soldier.gltf").string();
+  ASSERT_EQ(
+      std::system((std::string(MARROW_BIN) + " convert '" + soldier_ + "' '" + plain + "' --quiet")
+                      .c_str()),
+      0);
+  std::stringstream text;
+  text << std::ifstream(plain).rdbuf();
+  nlohmann::json doc = nlohmann::json::parse(text.str());
+  // Every node reference moves up by one; the decoy becomes node 0, first in the scene.
+  for (auto& node : doc["nodes"]) {
+    if (node.contains("children"))
+      for (auto& child : node["children"]) child = child.get<int>() + 1;
+  }
+  for (auto& skin : doc["skins"]) {
+    for (auto& joint : skin["joints"]) joint = joint.get<int>() + 1;
+    if (skin.contains("skeleton")) skin["skeleton"] = skin["skeleton"].get<int>() + 1;
+  }
+  for (auto& animation : doc["animations"])
+    for (auto& channel : animation["channels"])
+      channel["target"]["node"] = channel["target"]["node"].get<int>() + 1;
+  for (auto& scene : doc["scenes"]) {
+    for (auto& node : scene["nodes"]) node = node.get<int>() + 1;
+    scene["nodes"].insert(scene["nodes"].begin(), 0);
+  }
+  doc["nodes"].insert(doc["nodes"].begin(), nlohmann::json{{"name", "mixamorig:LeftFoot"}});
+  const std::string decoy = (dir_ / "decoy.gltf").string();
+  std::ofstream(decoy) << doc.dump();
+  const std::string script = R"({"fps": 30, "duration": 1, "sync_groups": ["markers"],
+      "foot_markers": {"left_foot": "mixamorig:LeftFoot", "right_foot": "mixamorig:RightFoot",
+                       "left_toe": "mixamorig:LeftToeBase", "right_toe": "mixamorig:RightToeBase",
+                       "clips": ["Walk"]},
+      "timeline": [{"t": 0, "play": {"clip": "Walk", "sync_group": 0}}]})";
+  file_ = plain;
+  const Outcome on_plain = run(script, {"--events"});
+  file_ = decoy;
+  const Outcome on_decoy = run(script, {"--events"});
+  ASSERT_EQ(on_plain.exit_code, 0) << on_plain.err;
+  ASSERT_EQ(on_decoy.exit_code, 0) << on_decoy.err;
+  EXPECT_NE(on_plain.out.find("marker 'foot_left_down'"), std::string::npos) << on_plain.out;
+  // The same events, frame for frame (the first line names the file).
+  EXPECT_EQ(on_plain.out.substr(on_plain.out.find('\n')),
+            on_decoy.out.substr(on_decoy.out.find('\n')));
+}
+
 }  // namespace
 }  // namespace marrow::test
