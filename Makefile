@@ -36,7 +36,7 @@ DEMO_PACKAGES := build-essential cmake ninja-build pkg-config \
 # And what the tests, benchmarks, Python module and tools need besides.
 DEB_PACKAGES := $(DEMO_PACKAGES) git libgtest-dev libgmock-dev \
   libbenchmark-dev clang-format ffmpeg \
-  python3-dev pybind11-dev python3-numpy python3-pytest \
+  python3-dev pybind11-dev python3-numpy python3-pytest mypy \
   clang-14 libclang-rt-14-dev llvm-14 lld-14 lld
 
 .PHONY: all deps deps-demo configure configure-cli build build-cli test test-release configure-asan test-asan test-tsan fuzz fuzz-build \
