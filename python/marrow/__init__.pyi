@@ -96,6 +96,9 @@ class Asset:
 
 def load(path: _PathLike) -> Asset: ...
 def convert(input: _PathLike, output: _PathLike) -> list[str]: ...
+def compile(asset: Asset, clips: Sequence[str] = ..., error_mm: float = 0.1,
+            distance_cm: float = 10.0) -> list[dict[str, Any]]:
+    """Compiles clips into the asset (save to .marrow keeps them); one report per clip."""
 
 class Sampler:
     def __init__(self, asset: Asset, clip: Union[str, int]) -> None: ...

@@ -495,6 +495,63 @@ PYBIND11_MODULE(_marrow, m) {
       "Reads any file marrow reads (.gltf .glb .x .bvh .fbx .dae .md5mesh .smd .obj .marrow)");
 
   m.def(
+      "compile",
+      [](std::shared_ptr<Asset> asset, const std::vector<std::string>& clips, float error_mm,
+         float distance_cm) {
+        if (!(error_mm > 0) || !std::isfinite(error_mm))
+          throw py::value_error("error_mm: expected a bound above 0 millimetres");
+        if (!(distance_cm >= 0) || !std::isfinite(distance_cm))
+          throw py::value_error("distance_cm: expected a distance of 0 centimetres or more");
+        const std::vector<std::size_t> chosen = value_or_raise(asset->require_clips(clips));
+        // Relative to a character 1.8 m tall, as `marrow compile` takes them.
+        CompileOptions options;
+        options.error = error_mm / 1800.0f;
+        options.distance = distance_cm * 10.0f / 1800.0f;
+        std::vector<std::optional<CompiledClip>> made(chosen.size());
+        std::optional<Error> failed;
+        {
+          py::gil_scoped_release unlocked;  // seconds per long clip: other threads run
+          for (std::size_t i = 0; i < chosen.size() && !failed; ++i) {
+            Result<CompiledClip> c =
+                CompiledClip::compile(asset->clips[chosen[i]], asset->skeleton, options);
+            if (c)
+              made[i] = std::move(c).value();
+            else
+              failed = c.error();
+          }
+        }
+        if (failed) raise(asset->source + ": " + failed->message);
+        asset->compiled_clips.resize(asset->clips.size());
+        py::list reports;
+        for (std::size_t i = 0; i < chosen.size(); ++i) {
+          const CompiledClipReport& r = made[i]->report();
+          py::dict d;
+          d["clip"] = asset->clips[chosen[i]].name();
+          d["exact_bytes"] = r.exact_bytes;
+          d["compiled_bytes"] = made[i]->size_bytes();
+          d["ratio"] =
+              static_cast<double>(r.exact_bytes) / static_cast<double>(made[i]->size_bytes());
+          d["error_bound"] = r.bound;
+          d["max_error"] = r.max_error;
+          d["p99_error"] = r.p99_error;
+          d["max_error_time"] = r.max_error_time;
+          d["max_error_joint"] = asset->skeleton.name(r.max_error_joint);
+          d["measured_times"] = r.measured_times;
+          d["distance"] = r.distance;
+          d["extent"] = r.extent;
+          asset->compiled_clips[chosen[i]] = std::move(made[i]);
+          reports.append(d);
+        }
+        return reports;
+      },
+      py::arg("asset"), py::arg("clips") = std::vector<std::string>(), py::arg("error_mm") = 0.1f,
+      py::arg("distance_cm") = 10.0f,
+      "Compiles the clips named (all by default) into the runtime's compact form under the error "
+      "bound (mm and cm on the character scaled to 1.8 m, as `marrow compile`), keeps them in "
+      "the asset (Asset.save to a .marrow writes them) and returns one report per clip: sizes, "
+      "ratio, and the error the compiler measured against the exact clip (model units)");
+
+  m.def(
       "convert",
       [](const std::filesystem::path& input, const std::filesystem::path& output) {
         Result<Asset> a = Error{};

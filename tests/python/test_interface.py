@@ -210,3 +210,29 @@ def test_a_state_machine_from_a_dict_drives_an_animator(soldier_path, tmp_path):
         marrow.StateMachine(clip_set, {"states": [{"name": "A", "clip": "Fly"}]})
     with pytest.raises(ValueError):
         machine.set_float("velocity", 1.0)
+
+
+def test_compile_reports_what_the_command_line_reports_and_saves(soldier_path, tmp_path):
+    asset = marrow.load(soldier_path)
+    reports = marrow.compile(asset, ["Walk", "Run"])
+    assert [r["clip"] for r in reports] == ["Walk", "Run"]
+    walk = reports[0]
+    assert walk["max_error"] <= walk["error_bound"]
+    assert walk["ratio"] == pytest.approx(walk["exact_bytes"] / walk["compiled_bytes"])
+    cli = subprocess.run([os.environ["MARROW_BIN"], "compile", soldier_path, "--clip", "Walk",
+                          "--format", "json"], capture_output=True, text=True) \
+        if "MARROW_BIN" in os.environ else None
+    if cli is not None:
+        assert cli.returncode == 0, cli.stderr
+        same = json.loads(cli.stdout)["clips"][0]
+        assert same["compiled_bytes"] == walk["compiled_bytes"]
+        assert same["compiler_max_error"] == pytest.approx(walk["max_error"], rel=1e-6)
+    out = tmp_path / "soldier.marrow"
+    asset.save(out)
+    kept = marrow.load(out).info(clips_only=True)["clips"]
+    assert [c["name"] for c in kept if c["compiled"]] == ["Run", "Walk"]
+    assert [c["compiled"]["bytes"] for c in kept if c["name"] == "Walk"] == [walk["compiled_bytes"]]
+    with pytest.raises(marrow.Error, match="no clip 'Swim'"):
+        marrow.compile(asset, ["Swim"])
+    with pytest.raises(ValueError):
+        marrow.compile(asset, error_mm=0)
