@@ -96,6 +96,12 @@ class Asset:
 
 def load(path: _PathLike) -> Asset: ...
 def convert(input: _PathLike, output: _PathLike) -> list[str]: ...
+def retarget(source: Asset, target: Asset, clips: Sequence[str] = ...,
+             map: Union[None, dict[str, Any], _PathLike] = None, source_pose: str = "auto",
+             target_pose: str = "auto", method: str = "rest-relative",
+             root_scale: Union[str, float] = "hip-height",
+             keep_target_clips: bool = False) -> Asset:
+    """The target asset with the source's clips played on its skeleton (marrow retarget)."""
 def compile(asset: Asset, clips: Sequence[str] = ..., error_mm: float = 0.1,
             distance_cm: float = 10.0) -> list[dict[str, Any]]:
     """Compiles clips into the asset (save to .marrow keeps them); one report per clip."""

@@ -17,6 +17,7 @@
 #include "marrow/clip/sampling.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/asset_info.h"
+#include "marrow/io/retarget_asset.h"
 #include "marrow/io/save.h"
 #include "marrow/pose/additive.h"
 #include "marrow/pose/blend.h"
@@ -550,6 +551,59 @@ PYBIND11_MODULE(_marrow, m) {
       "bound (mm and cm on the character scaled to 1.8 m, as `marrow compile`), keeps them in "
       "the asset (Asset.save to a .marrow writes them) and returns one report per clip: sizes, "
       "ratio, and the error the compiler measured against the exact clip (model units)");
+
+  m.def(
+      "retarget",
+      [](std::shared_ptr<Asset> source, std::shared_ptr<Asset> target,
+         const std::vector<std::string>& clips, const py::object& map,
+         const std::string& source_pose, const std::string& target_pose, const std::string& method,
+         const py::object& root_scale, bool keep_target_clips) {
+        AssetRetargetOptions options;
+        options.clips = clips;
+        options.source_pose = source_pose;
+        options.target_pose = target_pose;
+        options.keep_target_clips = keep_target_clips;
+        if (py::isinstance<py::dict>(map)) {
+          const std::string text = py::str(py::module_::import("json").attr("dumps")(map));
+          options.map = value_or_raise(parse_retarget_map(text, "map"));
+        } else if (!map.is_none()) {
+          const std::string path =
+              py::str(py::module_::import("os").attr("fspath")(map)).cast<std::string>();
+          options.map = value_or_raise(read_retarget_map(path));
+          options.map_where = path;
+        }
+        if (method == "copy-local")
+          options.retarget.method = RetargetMethod::kCopyLocal;
+        else if (method != "rest-relative")
+          throw py::value_error("method: expected 'rest-relative' or 'copy-local'");
+        if (py::isinstance<py::str>(root_scale)) {
+          const std::string how = root_scale.cast<std::string>();
+          if (how == "leg-length")
+            options.retarget.root_scale = RootScale::kLegLength;
+          else if (how != "hip-height")
+            throw py::value_error("root_scale: 'hip-height', 'leg-length' or a factor above 0");
+        } else {
+          const float factor = root_scale.cast<float>();
+          if (!(factor > 0) || !std::isfinite(factor))
+            throw py::value_error("root_scale: a factor must be a finite number above 0");
+          options.retarget.root_scale_factor = factor;
+        }
+        Result<AssetRetargetResult> done = [&] {
+          py::gil_scoped_release unlocked;
+          return retarget_asset(*source, *target, options);
+        }();
+        if (!done) raise(done.error().message);
+        return std::make_shared<Asset>(std::move(done->asset));
+      },
+      py::arg("source"), py::arg("target"), py::arg("clips") = std::vector<std::string>(),
+      py::arg("map") = py::none(), py::arg("source_pose") = "auto", py::arg("target_pose") = "auto",
+      py::arg("method") = "rest-relative", py::arg("root_scale") = py::str("hip-height"),
+      py::arg("keep_target_clips") = false,
+      "Plays `source`'s clips (all, or those named) on `target`'s skeleton and returns the "
+      "target asset with them, as `marrow retarget`: humanoid parts matched by name and shape "
+      "(or a map: a dict of the JSON map's members, or its file), rotations transferred "
+      "relative to each side's reference pose ('auto', 'rest' or a clip), the root scaled by "
+      "hip height ('leg-length' or a factor instead)");
 
   m.def(
       "convert",

@@ -236,3 +236,27 @@ def test_compile_reports_what_the_command_line_reports_and_saves(soldier_path, t
         marrow.compile(asset, ["Swim"])
     with pytest.raises(ValueError):
         marrow.compile(asset, error_mm=0)
+
+
+def test_retarget_gives_what_the_command_line_writes(soldier_path, tmp_path):
+    soldier = marrow.load(soldier_path)
+    xbot_path = asset_path("gltf/Xbot.glb")
+    xbot = marrow.load(xbot_path)
+    result = marrow.retarget(soldier, xbot, ["Walk"])
+    assert [c.name for c in result.clips] == ["Walk"]
+    assert len(result.skeleton) == len(xbot.skeleton)
+    if "MARROW_BIN" not in os.environ:
+        pytest.skip("MARROW_BIN is not set (ctest sets it)")
+    out = tmp_path / "xbot_walk.glb"
+    run = subprocess.run([os.environ["MARROW_BIN"], "retarget", soldier_path, xbot_path, "-o",
+                          str(out), "--clip", "Walk", "--quiet"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    written = marrow.load(out)
+    times = np.linspace(0, result.clips[0].duration, 7, dtype=np.float32)
+    np.testing.assert_allclose(marrow.sample(result, "Walk", times),
+                               marrow.sample(written, "Walk", times), atol=1e-5)
+    # A map as a dict (the JSON map's members); its mistakes name the place.
+    with pytest.raises(marrow.Error, match="Nope"):
+        marrow.retarget(soldier, xbot, ["Walk"], map={"source": {"hips": "Nope"}})
+    with pytest.raises(ValueError):
+        marrow.retarget(soldier, xbot, root_scale=-1.0)

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "marrow/clip/sampling.h"
 #include "marrow/io/asset.h"
+#include "marrow/io/retarget_asset.h"
 #include "marrow/io/retarget_map_json.h"
 #include "marrow/io/save.h"
 #include "marrow/retarget/retargeter.h"
@@ -31,58 +32,6 @@ struct RetargetCommandOptions {
   bool keep_clips = false;
   bool quiet = false;
 };
-
-// A clip whose name reads as a T-pose ("TPose", "T-Pose", "t_pose"), the usual reference.
-std::optional<std::size_t> t_pose_clip(const Asset& asset) {
-  for (std::size_t c = 0; c < asset.clips.size(); ++c) {
-    std::string n;
-    for (char ch : asset.clips[c].name()) {
-      if (std::isalnum(static_cast<unsigned char>(ch))) {
-        n.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
-      }
-    }
-    if (n == "tpose" || n.ends_with("tpose")) return c;
-  }
-  return std::nullopt;
-}
-
-// The reference pose: "rest", "auto" (a T-pose clip if the file has one, else rest) or a clip
-// (name or index), whose first frame is taken. `described` says which, for the report.
-Result<std::vector<Transform>> reference_pose(const Asset& asset, const std::string& choice,
-                                              const std::string& file, std::string& described) {
-  const Skeleton& s = asset.skeleton;
-  std::vector<Transform> pose(s.rest_pose().begin(), s.rest_pose().end());
-  std::optional<std::size_t> clip;
-  if (choice == "auto") {
-    clip = t_pose_clip(asset);
-    // A rest pose that does not stand (BVH exports whose offsets lie in the rig's bone frames)
-    // gives way to the first clip's first frame when that one stands.
-    if (!clip && !asset.clips.empty() && !match_humanoid(s).ok()) {
-      std::vector<Transform> first = pose;
-      SamplingCursor cursor(asset.clips.front());
-      HumanoidMatchOptions at_first;
-      at_first.pose = first;
-      if (sample(asset.clips.front(), s.rest_pose(), 0, cursor, first) &&
-          match_humanoid(s, at_first).ok()) {
-        clip = 0;
-      }
-    }
-  } else if (choice != "rest") {
-    clip = asset.find_clip(choice);
-    if (!clip) return make_error(file, "no clip '" + choice + "' for the reference pose");
-  }
-  if (!clip) {
-    described = "rest pose";
-    return pose;
-  }
-  const Clip& c = asset.clips[*clip];
-  SamplingCursor cursor(c);
-  if (!sample(c, s.rest_pose(), 0, cursor, pose)) {
-    return make_error(file, "clip '" + c.name() + "' does not fit the skeleton");
-  }
-  described = "clip '" + c.name() + "' at t = 0";
-  return pose;
-}
 
 std::string names(const Skeleton& s, const std::vector<JointIndex>& joints) {
   std::string out;
@@ -115,41 +64,24 @@ int run_retarget(const RetargetCommandOptions& o) {
   if (!source) return report_error(source.error().message);
   Result<Asset> target = load_input(o.target_file, o.load);
   if (!target) return report_error(target.error().message);
-  if (source->clips.empty()) return report_error(o.source_file + ": has no clips to retarget");
-  Result<std::vector<std::size_t>> chosen = source->require_clips(o.clips);
-  if (!chosen) return report_error(chosen.error().message);
-  const std::vector<std::size_t>& clips = *chosen;
-
-  std::string source_ref_text, target_ref_text;
-  Result<std::vector<Transform>> source_ref =
-      reference_pose(*source, o.source_pose, o.source_file, source_ref_text);
-  if (!source_ref) return report_error(source_ref.error().message);
-  Result<std::vector<Transform>> target_ref =
-      reference_pose(*target, o.target_pose, o.target_file, target_ref_text);
-  if (!target_ref) return report_error(target_ref.error().message);
-
-  RetargetMapSpec spec;
+  AssetRetargetOptions options;
+  options.clips = o.clips;
+  options.source_pose = o.source_pose;
+  options.target_pose = o.target_pose;
+  options.keep_target_clips = o.keep_clips;
   if (!o.map_file.empty()) {
     Result<RetargetMapSpec> read = read_retarget_map(o.map_file);
     if (!read) return report_error(read.error().message);
-    spec = std::move(read).value();
+    options.map = std::move(read).value();
+    options.map_where = o.map_file;
   }
-  const std::string where =
-      o.map_file.empty() ? o.source_file + " -> " + o.target_file : o.map_file;
-  Result<RetargetMap> map =
-      make_retarget_map(source->skeleton, target->skeleton, spec, *source_ref, *target_ref, where);
-  if (!map) return report_error(map.error().message);
-
-  RetargetOptions options;
-  options.source_reference = *source_ref;
-  options.target_reference = *target_ref;
   if (o.method == "copy-local") {
-    options.method = RetargetMethod::kCopyLocal;
+    options.retarget.method = RetargetMethod::kCopyLocal;
   } else if (o.method != "rest-relative") {
     return report_error("--method: '" + o.method + "' is not rest-relative or copy-local");
   }
   if (o.root_scale == "leg-length") {
-    options.root_scale = RootScale::kLegLength;
+    options.retarget.root_scale = RootScale::kLegLength;
   } else if (o.root_scale != "hip-height") {
     std::istringstream in(o.root_scale);
     float factor = 0;
@@ -157,30 +89,16 @@ int run_retarget(const RetargetCommandOptions& o) {
       return report_error("--root-scale: '" + o.root_scale +
                           "' is not hip-height, leg-length or a positive number");
     }
-    options.root_scale_factor = factor;
+    options.retarget.root_scale_factor = factor;
   }
-  Result<Retargeter> retargeter =
-      Retargeter::create(source->skeleton, target->skeleton, *map, options);
-  if (!retargeter) return report_error(where + ": " + retargeter.error().message);
-
-  std::vector<Clip> out;
-  for (std::size_t c : clips) {
-    Result<Clip> clip = retarget_clip(*retargeter, source->clips[c]);
-    if (!clip) return report_error(o.source_file + ": " + clip.error().message);
-    out.push_back(std::move(clip).value());
-  }
-  Asset result = std::move(target).value();
-  if (!o.keep_clips) {
-    result.clips.clear();
-    result.compiled_clips.clear();  // they were made for the clips just dropped
-    result.rate_sources.clear();
-  }
-  // Each retargeted clip keeps its source's rate and where that rate came from.
-  result.rate_sources.resize(result.clips.size(), RateSource::kFile);
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    result.clips.push_back(std::move(out[i]));
-    result.rate_sources.push_back(source->rate_source(clips[i]));
-  }
+  Result<AssetRetargetResult> retargeted = retarget_asset(*source, *target, options);
+  if (!retargeted) return report_error(retargeted.error().message);
+  const Asset& result = retargeted->asset;
+  const RetargetMap* map = &retargeted->map;
+  const RetargetMapSpec& spec = options.map;
+  const std::vector<std::size_t>& clips = retargeted->clips;
+  const std::string& source_ref_text = retargeted->source_reference;
+  const std::string& target_ref_text = retargeted->target_reference;
   std::vector<std::string> notes;
   const Status st = save_asset(result, o.output, &notes);
   if (!st) return report_error(st.error().message);
@@ -214,8 +132,8 @@ int run_retarget(const RetargetCommandOptions& o) {
   list(report, ts, map->unmapped_target);
   report << "source joints not read: " << map->unmapped_source.size();
   list(report, ss, map->unmapped_source);
-  const Quat a = retargeter->axes();
-  report << "root scale: " << retargeter->root_scale() << " (" << o.root_scale
+  const Quat a = retargeted->axes;
+  report << "root scale: " << retargeted->root_scale << " (" << o.root_scale
          << "); axes source -> target: quaternion (" << a.x << ", " << a.y << ", " << a.z << ", "
          << a.w << ")\n";
   for (std::size_t i = 0; i < clips.size(); ++i) {
