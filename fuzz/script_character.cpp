@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "apps/marrow/script_runner.h"
 #include "fuzz_target.h"
 #include "marrow/io/bvh.h"
+#include "marrow/io/script_runner.h"
 
 namespace marrow::fuzz {
 namespace {
@@ -135,12 +135,12 @@ Asset make_character() {
 }  // namespace
 
 int run_script(const AnimationScript& script, const std::string& where) {
-  Result<cli::ScriptRunner> runner = cli::ScriptRunner::create(script_character(), script);
+  Result<ScriptRunner> runner = ScriptRunner::create(script_character(), script);
   if (!runner) {
     expect_documented_error(runner.error(), where);
     return 0;
   }
-  cli::ScriptFrame frame;
+  ScriptFrame frame;
   const int frames = std::min(runner->frame_count(), kMaxScriptFrames);
   for (int f = 0; f < frames; ++f) {
     if (Status s = runner->next(frame); !s) {

@@ -4,7 +4,7 @@
 // parsed and run with it. Errors must name the script.
 #include <string_view>
 
-#include "apps/marrow/script_runner.h"
+#include "marrow/io/script_runner.h"
 #include "fuzz_target.h"
 #include "heap_budget.h"
 #include "marrow/io/animation_script.h"

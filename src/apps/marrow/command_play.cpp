@@ -12,7 +12,7 @@
 #include "marrow/io/animation_script.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/pose_dump.h"
-#include "script_runner.h"
+#include "marrow/io/script_runner.h"
 
 namespace marrow::cli {
 namespace {

@@ -25,7 +25,7 @@
 #include "marrow/skin/morph.h"
 #include "progress.h"
 #include "render_options.h"
-#include "script_runner.h"
+#include "marrow/io/script_runner.h"
 
 namespace marrow::cli {
 namespace {

@@ -1,4 +1,4 @@
-#include "script_runner.h"
+#include "marrow/io/script_runner.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include "marrow/pose/local_to_model.h"
 #include "marrow/pose/mask.h"
 
-namespace marrow::cli {
+namespace marrow {
 namespace {
 
 std::string names_of(const std::vector<std::pair<std::string, PlayerId>>& ids,
@@ -442,4 +442,4 @@ Status ScriptRunner::next(ScriptFrame& frame) {
   return {};
 }
 
-}  // namespace marrow::cli
+}  // namespace marrow

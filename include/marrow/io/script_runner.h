@@ -3,7 +3,7 @@
 // script's rate. Each timeline command acts at its own time: the update of the frame that reaches
 // it is cut there (the events of both parts are the frame's, their times counted from the
 // frame's start), so what plays does not depend on the frame rate. `marrow play` prints the
-// frames, `marrow render --script` draws them.
+// frames, `marrow render --script` draws them, Python's marrow.ScriptRunner hands them out.
 #pragma once
 
 #include <memory>
@@ -18,7 +18,7 @@
 #include "marrow/io/asset.h"
 #include "marrow/skin/morph.h"
 
-namespace marrow::cli {
+namespace marrow {
 
 struct ScriptFrame {
   int index = 0;
@@ -80,4 +80,4 @@ class ScriptRunner {
   std::size_t next_command_ = 0;
 };
 
-}  // namespace marrow::cli
+}  // namespace marrow
