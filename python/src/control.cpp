@@ -19,6 +19,7 @@
 #include "marrow/control/state_machine.h"
 #include "marrow/io/animation_script.h"
 #include "marrow/io/asset.h"
+#include "marrow/io/script_runner.h"
 #include "marrow/pose/mask.h"
 #include "marrow/skin/morph.h"
 
@@ -304,6 +305,76 @@ class PyStateMachine {
   std::optional<StateMachine> machine_;
 };
 
+// An animation script (docs/control.md, "Scripts") run on an asset, frame by frame, as `marrow
+// play` runs it: from a dict of the JSON members, JSON text, or a JSON file.
+class PyScriptRunner {
+ public:
+  PyScriptRunner(std::shared_ptr<Asset> asset, const py::object& script)
+      : asset_(std::move(asset)) {
+    Result<AnimationScript> parsed = Error{};
+    if (py::isinstance<py::dict>(script)) {
+      const std::string text = py::str(py::module_::import("json").attr("dumps")(script));
+      parsed = parse_animation_script(text, "script");
+    } else if (py::isinstance<py::str>(script) &&
+               py::str(script).cast<std::string>().find('{') != std::string::npos) {
+      parsed = parse_animation_script(script.cast<std::string>(), "script");
+    } else {
+      const std::string path =
+          py::str(py::module_::import("os").attr("fspath")(script)).cast<std::string>();
+      parsed = read_animation_script(path);
+    }
+    runner_.emplace(
+        value_or_raise(ScriptRunner::create(*asset_, value_or_raise(std::move(parsed)))));
+  }
+  int frame_count() const { return runner_->frame_count(); }
+  double fps() const { return runner_->fps(); }
+  bool done() const { return frame_.index + 1 >= runner_->frame_count() && started_; }
+
+  py::dict next() {
+    if (done()) throw py::stop_iteration();
+    check_or_raise(runner_->next(frame_));
+    started_ = true;
+    const ClipSet& set = runner_->clip_set();
+    py::dict d;
+    d["index"] = frame_.index;
+    d["time"] = frame_.time;
+    py::list events;
+    for (const AnimationEvent& e : frame_.events) {
+      py::dict event = event_dict(set, e);
+      event["player"] = runner_->name_of(e.player);
+      events.append(event);
+    }
+    d["events"] = events;
+    py::list players;
+    for (const ScriptFrame::Player& p : frame_.players) {
+      py::dict player;
+      player["id"] = p.id;
+      player["motion"] = p.motion;
+      player["layer"] = p.layer;
+      player["time"] = p.info.time;
+      player["weight"] = p.info.weight;
+      player["effective_weight"] = p.info.effective_weight;
+      players.append(player);
+    }
+    d["players"] = players;
+    d["state"] = frame_.state.empty() ? py::object(py::none()) : py::object(py::str(frame_.state));
+    d["root_motion"] = transform_array(frame_.update.root_motion);
+    auto [model, matrices] = new_matrices(frame_.model.size());
+    std::copy(frame_.model.begin(), frame_.model.end(), matrices.begin());
+    d["model"] = model;
+    py::array_t<float> weights(static_cast<py::ssize_t>(frame_.morph_weights.size()));
+    std::copy(frame_.morph_weights.begin(), frame_.morph_weights.end(), weights.mutable_data());
+    d["morph_weights"] = weights;
+    return d;
+  }
+
+ private:
+  std::shared_ptr<Asset> asset_;  // the runner points into it
+  std::optional<ScriptRunner> runner_;
+  ScriptFrame frame_;
+  bool started_ = false;
+};
+
 void bind_control(py::module_& m) {
   py::class_<ClipSetRef>(m, "ClipSet",
                          "An asset's clips bound to its skeleton, shared by many Animators")
@@ -517,6 +588,23 @@ void bind_control(py::module_& m) {
                              [](const PyStateMachine& s) { return s.get().current_player().value; })
       .def_property_readonly("in_transition",
                              [](const PyStateMachine& s) { return s.get().in_transition(); });
+
+  py::class_<PyScriptRunner>(
+      m, "ScriptRunner",
+      "An animation script run on an asset as `marrow play` runs it: iterate for one dict per "
+      "frame (index, time, events, players, state, root_motion, model (joints, 4, 4), "
+      "morph_weights)")
+      .def(py::init<std::shared_ptr<Asset>, const py::object&>(), py::arg("asset"),
+           py::arg("script"), "`script`: a dict of the JSON members, JSON text, or a JSON file")
+      .def("__repr__",
+           [](const PyScriptRunner& r) {
+             return "<marrow.ScriptRunner " + std::to_string(r.frame_count()) + " frames at " +
+                    std::string(py::repr(py::float_(r.fps()))) + " fps>";
+           })
+      .def("__iter__", [](py::object self) { return self; })
+      .def("__next__", &PyScriptRunner::next)
+      .def_property_readonly("frame_count", &PyScriptRunner::frame_count)
+      .def_property_readonly("fps", &PyScriptRunner::fps);
 }
 
 }  // namespace marrow::python

@@ -260,3 +260,29 @@ def test_retarget_gives_what_the_command_line_writes(soldier_path, tmp_path):
         marrow.retarget(soldier, xbot, ["Walk"], map={"source": {"hips": "Nope"}})
     with pytest.raises(ValueError):
         marrow.retarget(soldier, xbot, root_scale=-1.0)
+
+
+def test_a_script_runs_frame_by_frame_as_marrow_play_runs_it(soldier_path):
+    script = os.path.join(os.environ.get("MARROW_SOURCE_DIR", "."), "examples", "scripts",
+                          "soldier_walk_to_run.json")
+    asset = marrow.load(soldier_path)
+    runner = marrow.ScriptRunner(asset, pathlib.Path(script))
+    frames = list(runner)
+    assert len(frames) == runner.frame_count and frames[-1]["index"] == runner.frame_count - 1
+    if "MARROW_BIN" not in os.environ:
+        pytest.skip("MARROW_BIN is not set (ctest sets it)")
+    run = subprocess.run([os.environ["MARROW_BIN"], "play", soldier_path, "--script", script,
+                          "--format", "json", "--pose"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    play = json.loads(run.stdout)
+    assert len(play["frames"]) == len(frames)
+    hips = asset.skeleton.find("mixamorig:Hips")
+    column = [n["name"] for n in play["nodes"]].index("mixamorig:Hips")
+    for ours, theirs in zip(frames, play["frames"]):
+        assert [(e["type"], e["name"], e["player"]) for e in ours["events"]] == \
+            [(e["type"], e.get("name", ""), e["player"]) for e in theirs["events"]]
+        assert [p["id"] for p in ours["players"]] == [p["id"] for p in theirs["players"]]
+        world = np.array(theirs["world"][column], dtype=np.float32).reshape(4, 4).T
+        np.testing.assert_allclose(ours["model"][hips], world, atol=1e-5)
+    with pytest.raises(marrow.Error, match=r"timeline\[0\]"):
+        list(marrow.ScriptRunner(asset, {"timeline": [{"t": 0, "play": "Swim"}]}))
