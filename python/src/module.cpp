@@ -15,6 +15,9 @@
 #include "arrays.h"
 #include "errors.h"
 #include "marrow/clip/sampling.h"
+#include "marrow/ik/aim_ik.h"
+#include "marrow/ik/chain_ik.h"
+#include "marrow/ik/two_bone_ik.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/asset_info.h"
 #include "marrow/io/retarget_asset.h"
@@ -184,6 +187,45 @@ std::vector<float> mesh_morph_weights(const Asset& asset, const SkinnedMesh& mes
   const std::span<const float> full(static_cast<const float*>(all.data()), layout.weight_count());
   const std::span<const float> mine = layout.weights_of(mesh, full);
   return {mine.begin(), mine.end()};
+}
+
+// A joint given as an index or a name.
+JointIndex joint_of(const Skeleton& skeleton, const py::object& joint, const char* what) {
+  if (py::isinstance<py::str>(joint)) {
+    const std::string name = joint.cast<std::string>();
+    if (const std::optional<JointIndex> j = skeleton.find(name)) return *j;
+    throw py::value_error(std::string(what) + ": no joint '" + name + "'");
+  }
+  const long index = joint.cast<long>();
+  if (index < 0 || static_cast<std::size_t>(index) >= skeleton.size())
+    throw py::index_error(std::string(what) + ": joint " + std::to_string(index) + " of " +
+                          std::to_string(skeleton.size()));
+  return static_cast<JointIndex>(index);
+}
+
+Vec3 vec3_of(const std::array<float, 3>& v) {
+  return {v[0], v[1], v[2]};
+}
+
+// An IK job on a local pose edited in place: the model matrices it reads are made here from the
+// pose, so the caller passes only what it animates. Returns the job's `reached`.
+template <typename Job>
+bool run_ik(Job& job, const Skeleton& skeleton, py::array& local, const char* name) {
+  const std::size_t n = skeleton.size();
+  std::span<Transform> pose = pose_out(local, "local", n);
+  std::vector<Mat4> model(n);
+  if (!local_to_model(skeleton, pose, model)) raise(std::string(name) + ": invalid local pose");
+  bool reached = false;
+  job.skeleton = &skeleton;
+  job.model = model;
+  job.local = pose;
+  job.reached = &reached;
+  if (!job.validate())
+    throw py::value_error(std::string(name) +
+                          ": invalid input (a joint order, a weight outside [0, 1], a value "
+                          "not finite; see the job's validate() in the C++ headers)");
+  (void)job.run();
+  return reached;
 }
 
 py::array to_numpy(std::vector<float> values) {
@@ -789,6 +831,73 @@ PYBIND11_MODULE(_marrow, m) {
       py::arg("skeleton"), py::arg("pose"), py::arg("forces"),
       "Replaces joints of `pose` in place: each force is (joint, transform (10,), 'local' or "
       "'model', weight)");
+
+  m.def(
+      "two_bone_ik",
+      [](const SkeletonRef& skeleton, py::array local, const py::object& start,
+         const py::object& mid, const py::object& end, std::array<float, 3> target,
+         std::array<float, 3> pole_vector, float weight, float soft_limit) {
+        const Skeleton& s = skeleton.get();
+        TwoBoneIkJob job;
+        job.start = joint_of(s, start, "start");
+        job.mid = joint_of(s, mid, "mid");
+        job.end = joint_of(s, end, "end");
+        job.target = vec3_of(target);
+        job.pole_vector = vec3_of(pole_vector);
+        job.weight = weight;
+        job.soft_limit = soft_limit;
+        return run_ik(job, s, local, "two_bone_ik");
+      },
+      py::arg("skeleton"), py::arg("local"), py::arg("start"), py::arg("mid"), py::arg("end"),
+      py::arg("target"), py::arg("pole_vector") = std::array<float, 3>{0, 0, 0},
+      py::arg("weight") = 1.0f, py::arg("soft_limit") = 1.0f,
+      "Turns `start` and `mid` (names or indices) of the local pose (joints, 10), in place, so "
+      "`end` reaches the model-space `target`, bending towards `pole_vector`; returns whether "
+      "it reached");
+  m.def(
+      "aim_ik",
+      [](const SkeletonRef& skeleton, py::array local, const py::object& joint,
+         std::array<float, 3> target, std::array<float, 3> forward, std::array<float, 3> offset,
+         std::array<float, 3> up, std::array<float, 3> pole_vector, float max_angle, float weight) {
+        const Skeleton& s = skeleton.get();
+        AimIkJob job;
+        job.joint = joint_of(s, joint, "joint");
+        job.target = vec3_of(target);
+        job.forward = vec3_of(forward);
+        job.offset = vec3_of(offset);
+        job.up = vec3_of(up);
+        job.pole_vector = vec3_of(pole_vector);
+        job.max_angle = max_angle;
+        job.weight = weight;
+        return run_ik(job, s, local, "aim_ik");
+      },
+      py::arg("skeleton"), py::arg("local"), py::arg("joint"), py::arg("target"),
+      py::arg("forward") = std::array<float, 3>{0, 0, 1},
+      py::arg("offset") = std::array<float, 3>{0, 0, 0},
+      py::arg("up") = std::array<float, 3>{0, 0, 0},
+      py::arg("pole_vector") = std::array<float, 3>{0, 1, 0}, py::arg("max_angle") = 3.14159265f,
+      py::arg("weight") = 1.0f,
+      "Turns `joint` of the local pose, in place, so its local `forward` axis (from `offset`) "
+      "points at the model-space `target`; returns whether it reached");
+  m.def(
+      "chain_ik",
+      [](const SkeletonRef& skeleton, py::array local, const py::object& root,
+         const py::object& tip, std::array<float, 3> target, int max_iterations, float tolerance,
+         float weight) {
+        const Skeleton& s = skeleton.get();
+        ChainIkJob job;
+        job.root = joint_of(s, root, "root");
+        job.tip = joint_of(s, tip, "tip");
+        job.target = vec3_of(target);
+        job.max_iterations = max_iterations;
+        job.tolerance = tolerance;
+        job.weight = weight;
+        return run_ik(job, s, local, "chain_ik");
+      },
+      py::arg("skeleton"), py::arg("local"), py::arg("root"), py::arg("tip"), py::arg("target"),
+      py::arg("max_iterations") = 16, py::arg("tolerance") = 1e-4f, py::arg("weight") = 1.0f,
+      "Turns the joints from `root` to `tip`'s parent (FABRIK), in place, so `tip` reaches the "
+      "model-space `target`; returns whether it came within `tolerance`");
 
   m.def(
       "mask_from_subtree",

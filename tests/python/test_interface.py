@@ -286,3 +286,37 @@ def test_a_script_runs_frame_by_frame_as_marrow_play_runs_it(soldier_path):
         np.testing.assert_allclose(ours["model"][hips], world, atol=1e-5)
     with pytest.raises(marrow.Error, match=r"timeline\[0\]"):
         list(marrow.ScriptRunner(asset, {"timeline": [{"t": 0, "play": "Swim"}]}))
+
+
+def test_ik_edits_a_local_pose_in_place(soldier_path):
+    asset = marrow.load(soldier_path)
+    skeleton = asset.skeleton
+    local = marrow.sample(asset, "Walk", 0.3)
+    model = marrow.local_to_model(skeleton, local)
+    hip, knee, foot = (skeleton.find(f"mixamorig:{n}") for n in ("LeftUpLeg", "LeftLeg", "LeftFoot"))
+    thigh = np.linalg.norm(model[knee, :3, 3] - model[hip, :3, 3])
+    # Lift the foot by a fifth of the thigh: reachable, so the foot lands on the target.
+    target = model[foot, :3, 3] + np.array([0, 0.2 * thigh, 0], dtype=np.float32)
+    forward = model[knee, :3, 3] - model[hip, :3, 3]
+    assert marrow.two_bone_ik(skeleton, local, "mixamorig:LeftUpLeg", knee, foot, tuple(target),
+                              pole_vector=tuple(np.cross(forward, [1, 0, 0]) + [0, 0, 1]))
+    solved = marrow.local_to_model(skeleton, local)
+    np.testing.assert_allclose(solved[foot, :3, 3], target, atol=1e-4 * thigh)
+    # Aim the head's forward (+z in Mixamo's head frame is the face's front) at a point ahead.
+    head = skeleton.find("mixamorig:Head")
+    point = tuple(solved[head, :3, 3] + np.array([1.0, 0.0, 1.0], dtype=np.float32) * thigh)
+    assert marrow.aim_ik(skeleton, local, head, point)
+    aimed = marrow.local_to_model(skeleton, local)
+    axis = aimed[head, :3, 2] / np.linalg.norm(aimed[head, :3, 2])
+    to_point = np.asarray(point) - aimed[head, :3, 3]
+    assert np.dot(axis, to_point / np.linalg.norm(to_point)) == pytest.approx(1.0, abs=1e-4)
+    # A chain: the left arm's hand to a point the arm can reach.
+    shoulder, hand = skeleton.find("mixamorig:LeftArm"), skeleton.find("mixamorig:LeftHand")
+    reach = aimed[hand, :3, 3] + np.array([0, 0.3 * thigh, 0.1 * thigh], dtype=np.float32)
+    assert marrow.chain_ik(skeleton, local, shoulder, hand, tuple(reach), tolerance=1e-3 * thigh)
+    chained = marrow.local_to_model(skeleton, local)
+    assert np.linalg.norm(chained[hand, :3, 3] - reach) <= 1e-3 * thigh
+    with pytest.raises(ValueError, match="no joint 'Nope'"):
+        marrow.aim_ik(skeleton, local, "Nope", point)
+    with pytest.raises(ValueError, match="invalid input"):
+        marrow.two_bone_ik(skeleton, local, foot, knee, hip, tuple(target))  # upside down
