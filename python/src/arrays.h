@@ -142,6 +142,23 @@ inline py::array rows_view(const float* data, std::size_t count, std::size_t wid
   return a;
 }
 
+// A JSON document given as a dict (its members), as JSON text, or as a path (str or
+// os.PathLike): the text, or else the path to read.
+struct JsonSource {
+  std::string text;
+  std::string path;
+};
+
+inline JsonSource json_source(const py::object& given) {
+  if (py::isinstance<py::dict>(given))
+    return {py::str(py::module_::import("json").attr("dumps")(given)), {}};
+  if (py::isinstance<py::str>(given)) {
+    const std::string s = given.cast<std::string>();
+    if (s.find('{') != std::string::npos) return {s, {}};
+  }
+  return {{}, py::str(py::module_::import("os").attr("fspath")(given)).cast<std::string>()};
+}
+
 // A read-only 1-D view of `values` kept alive by `base` (no copy).
 template <typename T>
 py::array vector_view(const std::vector<T>& values, py::handle base) {

@@ -275,18 +275,10 @@ class PyAnimator {
 class PyStateMachine {
  public:
   PyStateMachine(ClipSetRef set, const py::object& definition) {
-    Result<StateMachineDesc> desc = Error{};
-    if (py::isinstance<py::dict>(definition)) {
-      const std::string text = py::str(py::module_::import("json").attr("dumps")(definition));
-      desc = parse_state_machine(text, "state machine");
-    } else if (py::isinstance<py::str>(definition) &&
-               py::str(definition).cast<std::string>().find('{') != std::string::npos) {
-      desc = parse_state_machine(definition.cast<std::string>(), "state machine");
-    } else {
-      const std::string path =
-          py::str(py::module_::import("os").attr("fspath")(definition)).cast<std::string>();
-      desc = read_state_machine(path);
-    }
+    const JsonSource source = json_source(definition);
+    Result<StateMachineDesc> desc = source.path.empty()
+                                        ? parse_state_machine(source.text, "state machine")
+                                        : read_state_machine(source.path);
     definition_ =
         value_or_raise(StateMachineDefinition::create(value_or_raise(std::move(desc)), *set.set));
     machine_.emplace(definition_);
@@ -311,18 +303,10 @@ class PyScriptRunner {
  public:
   PyScriptRunner(std::shared_ptr<Asset> asset, const py::object& script)
       : asset_(std::move(asset)) {
-    Result<AnimationScript> parsed = Error{};
-    if (py::isinstance<py::dict>(script)) {
-      const std::string text = py::str(py::module_::import("json").attr("dumps")(script));
-      parsed = parse_animation_script(text, "script");
-    } else if (py::isinstance<py::str>(script) &&
-               py::str(script).cast<std::string>().find('{') != std::string::npos) {
-      parsed = parse_animation_script(script.cast<std::string>(), "script");
-    } else {
-      const std::string path =
-          py::str(py::module_::import("os").attr("fspath")(script)).cast<std::string>();
-      parsed = read_animation_script(path);
-    }
+    const JsonSource source = json_source(script);
+    Result<AnimationScript> parsed = source.path.empty()
+                                         ? parse_animation_script(source.text, "script")
+                                         : read_animation_script(source.path);
     runner_.emplace(
         value_or_raise(ScriptRunner::create(*asset_, value_or_raise(std::move(parsed)))));
   }

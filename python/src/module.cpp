@@ -605,14 +605,11 @@ PYBIND11_MODULE(_marrow, m) {
         options.source_pose = source_pose;
         options.target_pose = target_pose;
         options.keep_target_clips = keep_target_clips;
-        if (py::isinstance<py::dict>(map)) {
-          const std::string text = py::str(py::module_::import("json").attr("dumps")(map));
-          options.map = value_or_raise(parse_retarget_map(text, "map"));
-        } else if (!map.is_none()) {
-          const std::string path =
-              py::str(py::module_::import("os").attr("fspath")(map)).cast<std::string>();
-          options.map = value_or_raise(read_retarget_map(path));
-          options.map_where = path;
+        if (!map.is_none()) {
+          const JsonSource source = json_source(map);
+          options.map = value_or_raise(source.path.empty() ? parse_retarget_map(source.text, "map")
+                                                           : read_retarget_map(source.path));
+          options.map_where = source.path;
         }
         if (method == "copy-local")
           options.retarget.method = RetargetMethod::kCopyLocal;
