@@ -375,6 +375,12 @@ void bind_control(py::module_& m) {
            py::arg("events") = py::list(), py::arg("markers") = py::list(),
            py::arg("masks") = py::dict(), py::arg("blend_spaces_1d") = py::dict(),
            py::arg("blend_spaces_2d") = py::dict())
+      .def("__repr__",
+           [](const ClipSetRef& s) {
+             return "<marrow.ClipSet " + std::to_string(s.set->clip_count()) + " clips, " +
+                    std::to_string(s.set->skeleton().size()) + " joints, " +
+                    std::to_string(s.set->morph_weight_count()) + " morph weights>";
+           })
       .def_property_readonly("clip_names",
                              [](const ClipSetRef& s) {
                                std::vector<std::string> names;
@@ -401,6 +407,10 @@ void bind_control(py::module_& m) {
 
   auto ok = [](const Status& s) { check_or_raise(s); };
   py::class_<PyAnimator>(m, "Animator", "One character's players, fades, sync and events")
+      .def("__repr__",
+           [](PyAnimator& a) {
+             return "<marrow.Animator " + std::to_string(a.get().player_count()) + " players>";
+           })
       .def(py::init<ClipSetRef, std::vector<py::tuple>, std::vector<std::string>, bool, bool,
                     std::uint32_t>(),
            py::arg("clip_set"), py::kw_only(), py::arg("layers") = std::vector<py::tuple>(),

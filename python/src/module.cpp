@@ -139,6 +139,7 @@ class Sampler {
     return result;
   }
   std::size_t clip() const { return clip_; }
+  const std::string& clip_name() const { return asset_->clips[clip_].name(); }
 
  private:
   AssetPtr asset_;
@@ -663,6 +664,10 @@ PYBIND11_MODULE(_marrow, m) {
       "Reads `input` and writes `output` (.glb, .gltf or .marrow); returns the notes");
 
   py::class_<Sampler>(m, "Sampler", "Samples one clip of an asset, keeping a cursor between calls")
+      .def("__repr__",
+           [](const Sampler& s) {
+             return "<marrow.Sampler of " + std::string(py::repr(py::str(s.clip_name()))) + ">";
+           })
       .def(py::init([](std::shared_ptr<Asset> asset, const py::object& clip) {
              return Sampler(std::move(asset), clip);
            }),
@@ -743,6 +748,11 @@ PYBIND11_MODULE(_marrow, m) {
       "(times, joints, 10) poses, (times, joints, 4, 4)");
 
   py::class_<Layer>(m, "Layer", "A pose in a blend: weight and an optional per-joint mask")
+      .def("__repr__",
+           [](const Layer& l) {
+             return "<marrow.Layer weight " + std::string(py::repr(py::float_(l.weight))) +
+                    (l.mask.is_none() ? std::string() : ", masked") + ">";
+           })
       .def(py::init<py::object, float, py::object>(), py::arg("pose"), py::arg("weight") = 1.0f,
            py::arg("mask") = py::none())
       .def_readwrite("pose", &Layer::pose)

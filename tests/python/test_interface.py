@@ -37,6 +37,13 @@ def test_objects_say_what_they_are(soldier_path):
                                     f"{len(asset.skins[0].joints)} joints>")
     mesh = asset.meshes[0]
     assert repr(mesh).startswith(f"<marrow.Mesh {mesh.name!r}, {mesh.vertex_count} vertices, ")
+    clip_set = marrow.ClipSet(asset)
+    assert repr(clip_set) == f"<marrow.ClipSet 4 clips, {len(asset.skeleton)} joints, 0 morph weights>"
+    animator = marrow.Animator(clip_set)
+    animator.play("Walk")
+    assert repr(animator) == "<marrow.Animator 1 players>"
+    assert repr(marrow.Sampler(asset, 3)) == "<marrow.Sampler of 'Walk'>"
+    assert repr(marrow.Layer(asset.skeleton.rest_pose, 0.5)) == "<marrow.Layer weight 0.5>"
 
 
 def test_info_is_the_cli_document(soldier_path):
