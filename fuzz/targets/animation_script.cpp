@@ -4,10 +4,10 @@
 // parsed and run with it. Errors must name the script.
 #include <string_view>
 
-#include "marrow/io/script_runner.h"
 #include "fuzz_target.h"
 #include "heap_budget.h"
 #include "marrow/io/animation_script.h"
+#include "marrow/io/script_runner.h"
 #include "script_character.h"
 
 MARROW_FUZZ_TARGET(animation_script) {
