@@ -20,9 +20,9 @@ struct AssetRetargetOptions {
   // index) whose first frame is taken.
   std::string source_pose = "auto";
   std::string target_pose = "auto";
-  RetargetMapSpec map;            // empty: the humanoid profile by names and shape
-  std::string map_where;          // names the map in errors (its file); empty: the two files
-  RetargetOptions retarget;       // method and root scale; the reference poses are set here
+  RetargetMapSpec map;             // empty: the humanoid profile by names and shape
+  std::string map_where;           // names the map in errors (its file); empty: the two files
+  RetargetOptions retarget;        // method and root scale; the reference poses are set here
   bool keep_target_clips = false;  // keep the target file's own clips before the new ones
 };
 
@@ -31,8 +31,8 @@ struct AssetRetargetResult {
   RetargetMap map;
   std::string source_reference, target_reference;  // "rest pose", "clip 'TPose' at t = 0"
   float root_scale = 1;
-  Quat axes;                          // source -> target model axes
-  std::vector<std::size_t> clips;     // the source clips played, in order
+  Quat axes;                       // source -> target model axes
+  std::vector<std::size_t> clips;  // the source clips played, in order
 };
 
 // The reference pose `choice` names on `asset` ("auto", "rest" or a clip), and in `described`

@@ -20,12 +20,12 @@
 #include "layers.h"
 #include "marrow/io/animation_script.h"
 #include "marrow/io/asset.h"
+#include "marrow/io/script_runner.h"
 #include "marrow/render/output.h"
 #include "marrow/render/scene.h"
 #include "marrow/skin/morph.h"
 #include "progress.h"
 #include "render_options.h"
-#include "marrow/io/script_runner.h"
 
 namespace marrow::cli {
 namespace {

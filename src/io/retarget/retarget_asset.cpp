@@ -82,8 +82,8 @@ Result<AssetRetargetResult> retarget_asset(const Asset& source, const Asset& tar
   Result<std::vector<Transform>> target_ref =
       retarget_reference_pose(target, options.target_pose, result.target_reference);
   if (!target_ref) return target_ref.error();
-  const std::string where = options.map_where.empty() ? source.source + " -> " + target.source
-                                                      : options.map_where;
+  const std::string where =
+      options.map_where.empty() ? source.source + " -> " + target.source : options.map_where;
   Result<RetargetMap> map = make_retarget_map(source.skeleton, target.skeleton, options.map,
                                               *source_ref, *target_ref, where);
   if (!map) return map.error();
