@@ -349,6 +349,14 @@ class PyScriptRunner {
     py::array_t<float> weights(static_cast<py::ssize_t>(frame_.morph_weights.size()));
     std::copy(frame_.morph_weights.begin(), frame_.morph_weights.end(), weights.mutable_data());
     d["morph_weights"] = weights;
+    py::list ik;
+    for (const ScriptFrame::Ik& k : frame_.ik) {
+      ik.append(py::dict(py::arg("id") = k.id, py::arg("weight") = k.weight,
+                         py::arg("reached") = k.reached));
+    }
+    d["ik"] = ik;
+    d["foot_contacts"] = py::cast(frame_.foot_contacts);
+    d["pelvis_offset"] = frame_.pelvis_offset;
     return d;
   }
 

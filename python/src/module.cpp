@@ -14,10 +14,9 @@
 
 #include "arrays.h"
 #include "errors.h"
+#include "handles.h"
+#include "marrow/clip/binding.h"
 #include "marrow/clip/sampling.h"
-#include "marrow/ik/aim_ik.h"
-#include "marrow/ik/chain_ik.h"
-#include "marrow/ik/two_bone_ik.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/asset_info.h"
 #include "marrow/io/retarget_asset.h"
@@ -39,52 +38,10 @@ namespace py = pybind11;
 namespace marrow::python {
 namespace {
 
-using AssetPtr = std::shared_ptr<const Asset>;
-
-// Sub-objects of an asset hold the asset alive.
-struct SkeletonRef {
-  AssetPtr asset;
-  const Skeleton& get() const { return asset->skeleton; }
-};
-struct ClipRef {
-  AssetPtr asset;
-  std::size_t index;
-  const Clip& get() const { return asset->clips[index]; }
-};
-struct SkinRef {
-  AssetPtr asset;
-  std::size_t index;
-  const Skin& get() const { return asset->skins[index]; }
-};
-struct MeshRef {
-  AssetPtr asset;
-  std::size_t index;
-  const SkinnedMesh& get() const { return asset->meshes[index]; }
-};
-
 SkinningMethod parse_method(const std::string& method) {
   if (method == "linear") return SkinningMethod::kLinear;
   if (method == "dq") return SkinningMethod::kDualQuaternion;
   throw py::value_error("method: expected 'linear' or 'dq', got '" + method + "'");
-}
-
-std::size_t clip_index(const Asset& asset, const py::object& clip) {
-  std::optional<std::size_t> index;
-  if (py::isinstance<py::int_>(clip)) {
-    const long i = clip.cast<long>();
-    if (i >= 0 && static_cast<std::size_t>(i) < asset.clips.size()) index = i;
-  } else if (py::isinstance<py::str>(clip)) {
-    index = asset.find_clip(clip.cast<std::string>());
-  } else {
-    throw py::type_error("clip: expected a clip name or index");
-  }
-  if (!index) {
-    std::string names;
-    for (const Clip& c : asset.clips) names += (names.empty() ? "'" : ", '") + c.name() + "'";
-    raise(asset.source + ": no clip " + std::string(py::repr(clip)) + " (the file has " +
-          (names.empty() ? std::string("no clips") : names) + ")");
-  }
-  return *index;
 }
 
 py::array new_pose(std::size_t joints) {
@@ -190,45 +147,6 @@ std::vector<float> mesh_morph_weights(const Asset& asset, const SkinnedMesh& mes
   return {mine.begin(), mine.end()};
 }
 
-// A joint given as an index or a name.
-JointIndex joint_of(const Skeleton& skeleton, const py::object& joint, const char* what) {
-  if (py::isinstance<py::str>(joint)) {
-    const std::string name = joint.cast<std::string>();
-    if (const std::optional<JointIndex> j = skeleton.find(name)) return *j;
-    throw py::value_error(std::string(what) + ": no joint '" + name + "'");
-  }
-  const long index = joint.cast<long>();
-  if (index < 0 || static_cast<std::size_t>(index) >= skeleton.size())
-    throw py::index_error(std::string(what) + ": joint " + std::to_string(index) + " of " +
-                          std::to_string(skeleton.size()));
-  return static_cast<JointIndex>(index);
-}
-
-Vec3 vec3_of(const std::array<float, 3>& v) {
-  return {v[0], v[1], v[2]};
-}
-
-// An IK job on a local pose edited in place: the model matrices it reads are made here from the
-// pose, so the caller passes only what it animates. Returns the job's `reached`.
-template <typename Job>
-bool run_ik(Job& job, const Skeleton& skeleton, py::array& local, const char* name) {
-  const std::size_t n = skeleton.size();
-  std::span<Transform> pose = pose_out(local, "local", n);
-  std::vector<Mat4> model(n);
-  if (!local_to_model(skeleton, pose, model)) raise(std::string(name) + ": invalid local pose");
-  bool reached = false;
-  job.skeleton = &skeleton;
-  job.model = model;
-  job.local = pose;
-  job.reached = &reached;
-  if (!job.validate())
-    throw py::value_error(std::string(name) +
-                          ": invalid input (a joint order, a weight outside [0, 1], a value "
-                          "not finite; see the job's validate() in the C++ headers)");
-  (void)job.run();
-  return reached;
-}
-
 py::array to_numpy(std::vector<float> values) {
   py::array_t<float> a(static_cast<py::ssize_t>(values.size()));
   std::copy(values.begin(), values.end(), a.mutable_data());
@@ -236,6 +154,26 @@ py::array to_numpy(std::vector<float> values) {
 }
 
 }  // namespace
+
+std::size_t clip_index(const Asset& asset, const py::object& clip) {
+  std::optional<std::size_t> index;
+  if (py::isinstance<py::int_>(clip)) {
+    const long i = clip.cast<long>();
+    if (i >= 0 && static_cast<std::size_t>(i) < asset.clips.size()) index = i;
+  } else if (py::isinstance<py::str>(clip)) {
+    index = asset.find_clip(clip.cast<std::string>());
+  } else {
+    throw py::type_error("clip: expected a clip name or index");
+  }
+  if (!index) {
+    std::string names;
+    for (const Clip& c : asset.clips) names += (names.empty() ? "'" : ", '") + c.name() + "'";
+    raise(asset.source + ": no clip " + std::string(py::repr(clip)) + " (the file has " +
+          (names.empty() ? std::string("no clips") : names) + ")");
+  }
+  return *index;
+}
+
 }  // namespace marrow::python
 
 PYBIND11_MODULE(_marrow, m) {
@@ -596,6 +534,35 @@ PYBIND11_MODULE(_marrow, m) {
       "ratio, and the error the compiler measured against the exact clip (model units)");
 
   m.def(
+      "check",
+      [](const SkeletonRef& skeleton, std::shared_ptr<Asset> clips, const py::object& clip,
+         bool strict) {
+        std::vector<std::size_t> chosen;
+        if (clip.is_none()) {
+          for (std::size_t c = 0; c < clips->clips.size(); ++c) chosen.push_back(c);
+        } else {
+          chosen.push_back(clip_index(*clips, clip));
+        }
+        if (chosen.empty()) raise(clips->source + ": has no clips to check");
+        py::list reports;
+        for (std::size_t c : chosen) {
+          const ClipBindingReport r = check_binding(clips->clips[c], skeleton.get());
+          reports.append(py::dict(
+              py::arg("clip") = clips->clips[c].name(), py::arg("bound_tracks") = r.bound_tracks,
+              py::arg("total_tracks") = r.total_tracks,
+              py::arg("missing_joints") = r.missing_joints,
+              py::arg("unanimated_joints") = r.unanimated_joints,
+              py::arg("compatible") = r.complete() && (!strict || r.unanimated_joints.empty())));
+        }
+        return reports;
+      },
+      py::arg("skeleton"), py::arg("clips"), py::arg("clip") = py::none(),
+      py::arg("strict") = false,
+      "Whether the clips of `clips` (an Asset) fit `skeleton` by joint name, as `marrow check`: "
+      "one dict per clip (clip, bound_tracks, total_tracks, missing_joints, unanimated_joints, "
+      "compatible; `strict` also requires every joint animated)");
+
+  m.def(
       "retarget",
       [](std::shared_ptr<Asset> source, std::shared_ptr<Asset> target,
          const std::vector<std::string>& clips, const py::object& map,
@@ -839,72 +806,7 @@ PYBIND11_MODULE(_marrow, m) {
       "Replaces joints of `pose` in place: each force is (joint, transform (10,), 'local' or "
       "'model', weight)");
 
-  m.def(
-      "two_bone_ik",
-      [](const SkeletonRef& skeleton, py::array local, const py::object& start,
-         const py::object& mid, const py::object& end, std::array<float, 3> target,
-         std::array<float, 3> pole_vector, float weight, float soft_limit) {
-        const Skeleton& s = skeleton.get();
-        TwoBoneIkJob job;
-        job.start = joint_of(s, start, "start");
-        job.mid = joint_of(s, mid, "mid");
-        job.end = joint_of(s, end, "end");
-        job.target = vec3_of(target);
-        job.pole_vector = vec3_of(pole_vector);
-        job.weight = weight;
-        job.soft_limit = soft_limit;
-        return run_ik(job, s, local, "two_bone_ik");
-      },
-      py::arg("skeleton"), py::arg("local"), py::arg("start"), py::arg("mid"), py::arg("end"),
-      py::arg("target"), py::arg("pole_vector") = std::array<float, 3>{0, 0, 0},
-      py::arg("weight") = 1.0f, py::arg("soft_limit") = 1.0f,
-      "Turns `start` and `mid` (names or indices) of the local pose (joints, 10), in place, so "
-      "`end` reaches the model-space `target`, bending towards `pole_vector`; returns whether "
-      "it reached");
-  m.def(
-      "aim_ik",
-      [](const SkeletonRef& skeleton, py::array local, const py::object& joint,
-         std::array<float, 3> target, std::array<float, 3> forward, std::array<float, 3> offset,
-         std::array<float, 3> up, std::array<float, 3> pole_vector, float max_angle, float weight) {
-        const Skeleton& s = skeleton.get();
-        AimIkJob job;
-        job.joint = joint_of(s, joint, "joint");
-        job.target = vec3_of(target);
-        job.forward = vec3_of(forward);
-        job.offset = vec3_of(offset);
-        job.up = vec3_of(up);
-        job.pole_vector = vec3_of(pole_vector);
-        job.max_angle = max_angle;
-        job.weight = weight;
-        return run_ik(job, s, local, "aim_ik");
-      },
-      py::arg("skeleton"), py::arg("local"), py::arg("joint"), py::arg("target"),
-      py::arg("forward") = std::array<float, 3>{0, 0, 1},
-      py::arg("offset") = std::array<float, 3>{0, 0, 0},
-      py::arg("up") = std::array<float, 3>{0, 0, 0},
-      py::arg("pole_vector") = std::array<float, 3>{0, 1, 0}, py::arg("max_angle") = 3.14159265f,
-      py::arg("weight") = 1.0f,
-      "Turns `joint` of the local pose, in place, so its local `forward` axis (from `offset`) "
-      "points at the model-space `target`; returns whether it reached");
-  m.def(
-      "chain_ik",
-      [](const SkeletonRef& skeleton, py::array local, const py::object& root,
-         const py::object& tip, std::array<float, 3> target, int max_iterations, float tolerance,
-         float weight) {
-        const Skeleton& s = skeleton.get();
-        ChainIkJob job;
-        job.root = joint_of(s, root, "root");
-        job.tip = joint_of(s, tip, "tip");
-        job.target = vec3_of(target);
-        job.max_iterations = max_iterations;
-        job.tolerance = tolerance;
-        job.weight = weight;
-        return run_ik(job, s, local, "chain_ik");
-      },
-      py::arg("skeleton"), py::arg("local"), py::arg("root"), py::arg("tip"), py::arg("target"),
-      py::arg("max_iterations") = 16, py::arg("tolerance") = 1e-4f, py::arg("weight") = 1.0f,
-      "Turns the joints from `root` to `tip`'s parent (FABRIK), in place, so `tip` reaches the "
-      "model-space `target`; returns whether it came within `tolerance`");
+  bind_ik(m);
 
   m.def(
       "mask_from_subtree",

@@ -609,6 +609,8 @@ PlayerInfo Animator::info(PlayerId id) const {
   const Slot* timed = s;
   if (s->kind == SlotKind::kBlendSpace) {
     info.blend_space = s->space;
+    info.blend_x = s->blend_x;
+    info.blend_y = s->blend_y;
     const int h = static_cast<int>(s - st.slots.data());
     float best = -1;
     timed = nullptr;

@@ -100,12 +100,82 @@ TEST(ControlScript, EveryMemberIsRead) {
   EXPECT_EQ(s.timeline[5].curve, FadeCurve::kLinear);
 }
 
+TEST(ControlScript, IkAndFootPlantingMembersAreRead) {
+  const char* json = R"({
+    "foot_planting": {"pelvis": "Hips", "legs": [
+        {"foot": "LeftFoot", "toe": "LeftToe", "knee": "LeftLeg", "hip": "LeftUpLeg",
+         "pole": [0, 0, 1]}, {"foot": "RightFoot"}],
+      "up": [0, 0, 1], "ground": {"point": [0, 0, 0.5], "normal": [0.1, 0, 1]},
+      "animation_ground": 0.02, "blend": 0.2, "align_feet": false, "soft_limit": 0.9,
+      "max_pelvis_offset": 0.3},
+    "timeline": [
+      {"t": 1, "ik": {"id": "grab", "solver": "two_bone", "joint": "RightHand", "mid": "Elbow",
+                      "start": "Shoulder", "target": {"joint": "Cup", "offset": [0, 0.1, 0]},
+                      "pole": [0, 0, -1], "soft_limit": 0.95, "weight": 0.8, "fade": 0.3}},
+      {"t": 1, "ik": {"id": "look", "solver": "aim", "joint": "Head", "target": [1, 2, 3],
+                      "forward": [0, 1, 0], "up": [0, 0, 1], "pole": [0, 0, 1], "max_angle": 60}},
+      {"t": 1, "ik": {"id": "tail", "solver": "chain", "joint": "Tail5", "root": "Tail1",
+                      "target": "Ball"}},
+      {"t": 2, "release_ik": {"id": "grab", "duration": 0.5}}, {"t": 3, "release_ik": "look"}
+    ]})";
+  Result<AnimationScript> r = parse_animation_script(json, "s.json");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_TRUE(r->foot_planting.has_value());
+  const ScriptFootPlanting& p = *r->foot_planting;
+  EXPECT_EQ(p.pelvis, "Hips");
+  ASSERT_EQ(p.legs.size(), 2u);
+  EXPECT_EQ(p.legs[0].hip, "LeftUpLeg");
+  EXPECT_EQ(p.legs[0].pole.z, 1);
+  EXPECT_EQ(p.legs[1].knee, "");
+  EXPECT_EQ(p.up.z, 1);
+  EXPECT_TRUE(p.has_plane);
+  EXPECT_EQ(p.plane.point.z, 0.5f);
+  EXPECT_EQ(p.plane.normal.x, 0.1f);
+  EXPECT_EQ(p.animation_ground, 0.02f);
+  EXPECT_EQ(p.blend, 0.2f);
+  EXPECT_FALSE(p.align_feet);
+  EXPECT_EQ(p.soft_limit, 0.9f);
+  EXPECT_EQ(p.max_pelvis_offset, 0.3f);
+  const std::vector<ScriptCommand>& t = r->timeline;
+  ASSERT_EQ(t.size(), 5u);
+  EXPECT_EQ(t[0].kind, ScriptCommandKind::kIk);
+  EXPECT_EQ(t[0].id, "grab");
+  EXPECT_EQ(t[0].duration, 0.3f);
+  EXPECT_EQ(t[0].ik.solver, ScriptIkSolver::kTwoBone);
+  EXPECT_EQ(t[0].ik.mid, "Elbow");
+  EXPECT_EQ(t[0].ik.start, "Shoulder");
+  EXPECT_EQ(t[0].ik.target_joint, "Cup");
+  EXPECT_EQ(t[0].ik.target.y, 0.1f);
+  EXPECT_EQ(t[0].ik.pole.z, -1);
+  EXPECT_EQ(t[0].ik.soft_limit, 0.95f);
+  EXPECT_EQ(t[0].ik.weight, 0.8f);
+  EXPECT_EQ(t[1].ik.solver, ScriptIkSolver::kAim);
+  EXPECT_EQ(t[1].ik.target.z, 3);
+  EXPECT_EQ(t[1].ik.forward.y, 1);
+  EXPECT_EQ(t[1].ik.up.z, 1);
+  EXPECT_EQ(t[1].ik.max_angle, 60);
+  EXPECT_EQ(t[1].duration, 0);
+  EXPECT_EQ(t[2].ik.solver, ScriptIkSolver::kChain);
+  EXPECT_EQ(t[2].ik.root, "Tail1");
+  EXPECT_EQ(t[2].ik.target_joint, "Ball");
+  EXPECT_EQ(t[3].kind, ScriptCommandKind::kReleaseIk);
+  EXPECT_EQ(t[3].duration, 0.5f);
+  EXPECT_EQ(t[4].id, "look");
+  // A flat ground by height.
+  r = parse_animation_script(
+      R"({"foot_planting": {"pelvis": "Hips", "legs": [{"foot": "F"}], "ground": 0.25}})",
+      "s.json");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_FALSE(r->foot_planting->has_plane);
+  EXPECT_EQ(r->foot_planting->ground_height, 0.25f);
+}
+
 TEST(ControlScript, ErrorsNameTheFileAndTheJsonPlace) {
   EXPECT_EQ(error_of(R"({"timeline": [{"t": 0, "plya": "Walk"}]})"),
             "s.json: timeline[0].plya: unknown member (known: t, play, play_blend_space, stop, "
             "pause, resume, seek, set_speed, set_weight, set_ticks_per_second, set_layer_weight, "
             "fade_in, fade_out, cross_fade, inertialize, warp, set_blend, set_param, set_bool, "
-            "trigger, set_morph, fade_morph, release_morph)");
+            "trigger, set_morph, fade_morph, release_morph, ik, release_ik)");
   EXPECT_NE(error_of(R"({"timeline": [{"t": 0}]})").find("timeline[0]: has no command"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"timeline": [{"t": 0, "play": "A", "stop": "A"}]})").find("two commands"),
@@ -402,6 +472,148 @@ TEST_F(ControlPlay, AStateMachineRunsFromTheScript) {
   EXPECT_EQ(doc["frames"][10]["state"], "Walk");
   EXPECT_EQ(doc["frames"][20]["players"].size(), 1u);
   EXPECT_EQ(doc["frames"][20]["players"][0]["id"], "Walk");
+}
+
+// --- IK and foot planting in scripts. Expected poses come from geometry: a reached two-bone
+// target puts the hand where asked; an aimed axis points at its target; a planted foot keeps its
+// clearance above the game's ground; a released constraint gives the clip's pose back. The
+// clip's own poses come from the same script without the edits.
+
+struct PlayedPose {
+  nlohmann::json doc;
+  std::size_t node(const std::string& name) const {
+    for (std::size_t i = 0; i < doc["nodes"].size(); ++i)
+      if (doc["nodes"][i]["name"] == name) return i;
+    ADD_FAILURE() << "no node " << name;
+    return 0;
+  }
+  const nlohmann::json& frame(std::size_t k) const { return doc["frames"][k]; }
+  Vec3 column(std::size_t k, const std::string& joint, int c) const {
+    const nlohmann::json& m = frame(k)["world"][node(joint)];
+    return {m[4 * c].get<float>(), m[4 * c + 1].get<float>(), m[4 * c + 2].get<float>()};
+  }
+  Vec3 position(std::size_t k, const std::string& joint) const { return column(k, joint, 3); }
+};
+
+float distance(Vec3 a, Vec3 b) {
+  return length(a - b);
+}
+
+TEST_F(ControlPlay, IkCommandsReachTheirTargetsFadeAndReleaseBackToTheClip) {
+  const std::string head = "mixamorig:Head", hand = "mixamorig:RightHand";
+  const auto play = [&](const std::string& edits) {
+    const Outcome o = run(R"({"fps": 10, "duration": 1, "compile": false, "timeline": [
+        {"t": 0, "play": "Walk"})" +
+                              edits + "]}",
+                          {"--format", "json", "--pose"});
+    EXPECT_EQ(o.exit_code, 0) << o.err;
+    return PlayedPose{o.exit_code == 0 ? nlohmann::json::parse(o.out) : nlohmann::json{}};
+  };
+  const PlayedPose clip = play("");
+  const Vec3 offset{0, 0.01f, 0.005f}, look_at{0.1f, 0.3f, 0.2f};
+  const PlayedPose edited = play(R"(,
+      {"t": 0, "ik": {"id": "grab", "solver": "two_bone", "joint": "mixamorig:RightHand",
+                      "target": {"joint": "mixamorig:RightHand", "offset": [0, 0.01, 0.005]}}},
+      {"t": 0, "ik": {"id": "look", "solver": "aim", "joint": "mixamorig:Head",
+                      "forward": [0, 1, 0], "target": [0.1, 0.3, 0.2], "fade": 0.2}},
+      {"t": 0.5, "release_ik": "grab"},
+      {"t": 0.5, "release_ik": {"id": "look", "duration": 0.2}})");
+  ASSERT_EQ(edited.doc["frames"].size(), 11u);
+  for (std::size_t k = 0; k <= 4; ++k) {
+    EXPECT_LT(distance(edited.position(k, hand), clip.position(k, hand) + offset), 2e-5f) << k;
+    EXPECT_TRUE(edited.frame(k)["ik"][0]["reached"].get<bool>()) << k;
+  }
+  EXPECT_NEAR(edited.frame(1)["ik"][1]["weight"].get<float>(), 0.5f, 1e-5f);
+  for (std::size_t k = 2; k <= 5; ++k) {
+    const Vec3 aimed = edited.column(k, head, 1) * (1 / length(edited.column(k, head, 1)));
+    const Vec3 to_target = look_at - edited.position(k, head);
+    const Vec3 wanted = to_target * (1 / length(to_target));
+    EXPECT_GT(dot(aimed, wanted), 1 - 1e-5f) << k;
+  }
+  for (std::size_t k = 5; k <= 10; ++k) {
+    EXPECT_LT(distance(edited.position(k, hand), clip.position(k, hand)), 1e-6f) << k;
+  }
+  EXPECT_NEAR(edited.frame(6)["ik"][0]["weight"].get<float>(), 0.5f, 1e-5f);  // look fading out
+  for (std::size_t k = 7; k <= 10; ++k) {
+    EXPECT_FALSE(edited.frame(k).contains("ik")) << k;
+    EXPECT_LT(distance(edited.column(k, head, 1), clip.column(k, head, 1)), 1e-6f) << k;
+  }
+  // A chain (FABRIK) from the spine puts the neck on its target.
+  const PlayedPose chain = play(R"(,
+      {"t": 0, "ik": {"id": "lean", "solver": "chain", "root": "mixamorig:Spine",
+                      "joint": "mixamorig:Neck",
+                      "target": {"joint": "mixamorig:Neck", "offset": [0.005, -0.003, 0]}}})");
+  for (std::size_t k = 0; k <= 10; ++k) {
+    EXPECT_LT(distance(chain.position(k, "mixamorig:Neck"),
+                       clip.position(k, "mixamorig:Neck") + Vec3{0.005f, -0.003f, 0}),
+              2e-4f)
+        << k;
+  }
+}
+
+TEST_F(ControlPlay, FootPlantingKeepsPlantedFeetOnTheGamesGround) {
+  const auto play = [&](const std::string& planting) {
+    const Outcome o = run(R"({"fps": 20, "duration": 1.2, "compile": false)" + planting +
+                              R"(, "timeline": [{"t": 0, "play": "Walk"}]})",
+                          {"--format", "json", "--pose"});
+    EXPECT_EQ(o.exit_code, 0) << o.err;
+    return PlayedPose{o.exit_code == 0 ? nlohmann::json::parse(o.out) : nlohmann::json{}};
+  };
+  const PlayedPose clip = play("");
+  // The game's ground is 0.004 above the ground the walk was made on.
+  const PlayedPose planted = play(R"(, "foot_planting": {"pelvis": "mixamorig:Hips",
+      "legs": [{"foot": "mixamorig:LeftFoot", "toe": "mixamorig:LeftToeBase"},
+               {"foot": "mixamorig:RightFoot", "toe": "mixamorig:RightToeBase"}],
+      "ground": 0.004})");
+  const char* feet[] = {"mixamorig:LeftFoot", "mixamorig:RightFoot"};
+  int planted_frames[2] = {0, 0}, free_frames[2] = {0, 0};
+  for (std::size_t k = 0; k < planted.doc["frames"].size(); ++k) {
+    const nlohmann::json& contacts = planted.frame(k)["foot_planting"]["contacts"];
+    for (int leg = 0; leg < 2; ++leg) {
+      const float contact = contacts[leg].get<float>();
+      const float lift = planted.position(k, feet[leg]).y - clip.position(k, feet[leg]).y;
+      if (contact == 1) {
+        ++planted_frames[leg];
+        EXPECT_NEAR(lift, 0.004f, 2e-5f) << "frame " << k << " leg " << leg;
+      }
+      if (contact == 0) ++free_frames[leg];
+    }
+  }
+  for (int leg = 0; leg < 2; ++leg) {
+    EXPECT_GT(planted_frames[leg], 3) << leg;  // a walk plants each foot and lifts it again
+    EXPECT_GT(free_frames[leg], 3) << leg;
+  }
+}
+
+TEST_F(ControlPlay, BadIkAndPlantingFailNamingThePlace) {
+  const auto error_of = [&](const std::string& script) {
+    const Outcome o = run(script);
+    EXPECT_EQ(o.exit_code, 1) << o.out;
+    return o.err;
+  };
+  EXPECT_NE(error_of(R"({"timeline": [{"t": 0, "play": "Walk"}, {"t": 0.1, "ik": {"id": "a",
+      "solver": "aim", "joint": "Nose", "target": [0, 1, 0]}}]})")
+                .find("timeline[1].ik.joint: no joint named 'Nose'"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"timeline": [{"t": 0, "release_ik": "grab"}]})")
+                .find("timeline[0]: no IK constraint 'grab' is set"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"timeline": [{"t": 0, "ik": {"id": "a", "solver": "aim",
+      "joint": "mixamorig:Head", "target": [0, 1, 0], "soft_limit": 0.5}}]})")
+                .find("timeline[0].ik.soft_limit: belongs to another solver than aim"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"timeline": [{"t": 0, "ik": {"id": "a", "solver": "chain",
+      "joint": "mixamorig:Spine", "root": "mixamorig:Head", "target": [0, 1, 0]}}]})")
+                .find("timeline[0].ik.root: 'mixamorig:Head' must be an ancestor"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"foot_planting": {"pelvis": "Pelvis", "legs": [{"foot":
+      "mixamorig:LeftFoot"}]}, "timeline": [{"t": 0, "play": "Walk"}]})")
+                .find("foot_planting.pelvis: no joint named 'Pelvis'"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"foot_planting": {"pelvis": "mixamorig:Hips", "legs": [{"foot":
+      "mixamorig:LeftFoot"}], "ground": {"normal": [1, 0, 0]}}})")
+                .find("foot_planting.ground.normal: must point up"),
+            std::string::npos);
 }
 
 }  // namespace

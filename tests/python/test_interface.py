@@ -327,3 +327,78 @@ def test_ik_edits_a_local_pose_in_place(soldier_path):
         marrow.aim_ik(skeleton, local, "Nope", point)
     with pytest.raises(ValueError, match="invalid input"):
         marrow.two_bone_ik(skeleton, local, foot, knee, hip, tuple(target))  # upside down
+
+
+def test_feet_are_found_planted_and_held(soldier_path):
+    asset = marrow.load(soldier_path)
+    skeleton = asset.skeleton
+    left = ("mixamorig:LeftFoot", "mixamorig:LeftToeBase")
+    contacts = marrow.detect_foot_contacts(
+        asset, "Walk", [left, ("mixamorig:RightFoot", "mixamorig:RightToeBase")])
+    assert contacts.foot_count == 2 and repr(contacts).startswith("<marrow.FootContacts 2 feet")
+    leg = contacts.leg_length(0)
+    # The detector's definition: in a contact the ankle or the toe is within 5% of the leg's
+    # length of its lowest point over the clip (sampled here at 60 Hz, as it samples).
+    times = np.linspace(0, contacts.duration, int(contacts.duration * 60) + 1, dtype=np.float32)
+    model = marrow.local_to_model(skeleton, marrow.sample(asset, "Walk", times))
+    ankle, toe = skeleton.find(left[0]), skeleton.find(left[1])
+    low = (model[:, ankle, 1, 3] <= model[:, ankle, 1, 3].min() + 0.05 * leg) | \
+          (model[:, toe, 1, 3] <= model[:, toe, 1, 3].min() + 0.05 * leg)
+    planted = [k for k, t in enumerate(times) if contacts.in_contact(0, float(t))]
+    assert 0 < len(planted) < len(times)
+    assert all(low[k] for k in planted)
+    # Plant the left foot at a time it is down on a ground a tenth of a leg higher: it rises by
+    # that much (the pelvis comes up with it).
+    t = float(times[planted[len(planted) // 2]])
+    assert contacts.contact_weight(0, t) == 1.0
+    local = marrow.sample(asset, "Walk", t)
+    before = marrow.local_to_model(skeleton, local)
+    offset, reached = marrow.plant_feet(skeleton, local, "mixamorig:Hips",
+                                        [{"ankle": ankle, "contact": 1.0}], ground=0.1 * leg)
+    after = marrow.local_to_model(skeleton, local)
+    assert reached == [True] and offset == pytest.approx(0.1 * leg, rel=1e-3)
+    assert after[ankle, 1, 3] - before[ankle, 1, 3] == pytest.approx(0.1 * leg, abs=1e-4 * leg)
+    with pytest.raises(ValueError, match=r"legs\[0\]: unknown key 'foot'"):
+        marrow.plant_feet(skeleton, local, "mixamorig:Hips", [{"foot": ankle}])
+    lock = marrow.FootLock()
+    lock.update(1.0, (1.0, 2.0, 3.0))
+    assert lock.locked and lock.position == pytest.approx((1.0, 2.0, 3.0))
+    lock.update(0.5, (5.0, 5.0, 5.0), ground_motion=(0.5, 0.0, 0.0))
+    assert lock.locked and lock.position == pytest.approx((1.5, 2.0, 3.0))
+    lock.update(0.0, (5.0, 5.0, 5.0))
+    assert not lock.locked
+
+
+def test_a_scripts_ik_reaches_python_frames(soldier_path):
+    asset = marrow.load(soldier_path)
+    frames = list(marrow.ScriptRunner(asset, {"fps": 10, "duration": 0.5, "timeline": [
+        {"t": 0, "play": "Walk"},
+        {"t": 0, "ik": {"id": "look", "solver": "aim", "joint": "mixamorig:Head",
+                        "target": [0.0, 0.3, 0.2], "forward": [0, 1, 0], "fade": 0.2}}]}))
+    assert [f["ik"][0]["weight"] for f in frames[:3]] == pytest.approx([0.0, 0.5, 1.0])
+    assert frames[2]["ik"][0]["reached"] and frames[2]["foot_contacts"] == []
+
+
+def test_check_reports_what_the_command_line_reports(soldier_path):
+    xbot = asset_path("gltf/Xbot.glb")
+    if not os.path.exists(xbot):
+        pytest.skip(f"{xbot} is absent")
+    soldier, robot = marrow.load(soldier_path), marrow.load(xbot)
+    [walk] = marrow.check(robot.skeleton, soldier, clip="Walk")
+    assert walk["clip"] == "Walk" and walk["bound_tracks"] <= walk["total_tracks"]
+    # Every joint name the clip animates either binds or is listed missing; and the same for the
+    # skeleton's joints it leaves alone (the definitions, counted here from the names).
+    animated = set(soldier.skeleton.names) & set(robot.skeleton.names)
+    assert set(walk["missing_joints"]).isdisjoint(robot.skeleton.names)
+    assert set(walk["unanimated_joints"]) <= set(robot.skeleton.names)
+    assert walk["compatible"] == (walk["missing_joints"] == [])
+    assert animated
+    assert len(marrow.check(robot.skeleton, soldier)) == len(soldier.clips)
+    if "MARROW_BIN" not in os.environ:
+        pytest.skip("MARROW_BIN is not set (ctest sets it)")
+    run = subprocess.run([os.environ["MARROW_BIN"], "check", xbot, soldier_path, "--clip", "Walk"],
+                         capture_output=True, text=True)
+    assert run.returncode == (0 if walk["compatible"] else 2), run.stderr
+    assert f"{walk['bound_tracks']} of {walk['total_tracks']} tracks bind" in run.stdout
+    with pytest.raises(marrow.Error, match="no clip 'Swim'"):
+        marrow.check(robot.skeleton, soldier, clip="Swim")

@@ -118,7 +118,8 @@ struct PlayerInfo {
   std::uint32_t passes = 0;
   bool paused = false;
   bool finished = false;
-  bool follower = false;  // its time is set by its sync group's leader
+  bool follower = false;           // its time is set by its sync group's leader
+  float blend_x = 0, blend_y = 0;  // a blend space's parameter, as set
 };
 
 struct UpdateResult {

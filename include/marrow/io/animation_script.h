@@ -18,6 +18,7 @@
 // joints and players it names exist is checked when the script runs against a file.
 #pragma once
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,6 +28,8 @@
 #include "marrow/control/animator.h"
 #include "marrow/control/clip_set.h"
 #include "marrow/control/state_machine.h"
+#include "marrow/ik/foot_planting.h"
+#include "marrow/math/vec3.h"
 
 namespace marrow {
 
@@ -63,6 +66,48 @@ struct ScriptFootMarkers {
   std::vector<std::string> clips;
 };
 
+// An IK constraint a timeline's "ik" command sets (docs/control.md, "IK in scripts"). Joints are
+// named; the target is a model-space point, or a joint's position plus an offset (the joint as
+// the pose stands when this constraint is solved: after foot planting and the constraints set
+// before it).
+enum class ScriptIkSolver : std::uint8_t { kTwoBone, kAim, kChain };
+
+struct ScriptIk {
+  ScriptIkSolver solver = ScriptIkSolver::kTwoBone;
+  std::string joint;         // two_bone: the end (ankle, wrist); aim: the aimed joint; chain: tip
+  std::string mid, start;    // two_bone: default the end's parent and grandparent
+  std::string root;          // chain: its first joint (stays in place)
+  std::string target_joint;  // follow this joint's animated position; empty: `target`
+  Vec3 target{0, 0, 0};      // model space (with target_joint: an offset from it)
+  Vec3 pole{0, 0, 0};        // two_bone: where the middle joint bends; aim: where `up` points
+  Vec3 forward{0, 0, 1};     // aim: the aiming axis in the joint's frame
+  Vec3 up{0, 0, 0};          // aim: a local axis kept towards `pole` (zero: no twist control)
+  float max_angle = 180;     // aim: degrees
+  float soft_limit = 1;      // two_bone
+  float weight = 1;          // reached over the command's `fade` seconds
+};
+
+// Feet kept on the ground through a script (FootPlantingJob): each leg's contact comes from the
+// feet's contacts detected on the clips that play (ik/foot_contacts.h), weighted as they play.
+struct ScriptFootPlanting {
+  struct Leg {
+    std::string foot, toe;  // the ankle and optionally its toe
+    std::string knee, hip;  // default the foot's parent and grandparent
+    Vec3 pole{0, 0, 0};
+  };
+  std::string pelvis;
+  std::vector<Leg> legs;
+  Vec3 up{0, 1, 0};
+  bool has_plane = false;
+  GroundPlane plane;           // with has_plane
+  float ground_height = 0;     // without: a flat ground at this height
+  float animation_ground = 0;  // the height of the ground the clips were made on
+  float blend = 0.1f;          // seconds a contact ramps in and out over
+  bool align_feet = true;
+  float soft_limit = 1;
+  float max_pelvis_offset = std::numeric_limits<float>::max();
+};
+
 enum class ScriptCommandKind : std::uint8_t {
   kPlay,               // motion (a clip), id, layer, play
   kPlayBlendSpace,     // motion (a blend space), id, layer, play, x, y
@@ -87,6 +132,8 @@ enum class ScriptCommandKind : std::uint8_t {
   kSetMorph,           // name (a morph target's name or "#SLOT"), value (the weight)
   kFadeMorph,          // name, value, duration
   kReleaseMorph,       // name, duration (0: at once)
+  kIk,                 // id, ik, duration (the fade to ik.weight)
+  kReleaseIk,          // id, duration (0: at once)
 };
 
 struct ScriptCommand {
@@ -98,6 +145,7 @@ struct ScriptCommand {
   bool flag = false;
   FadeCurve curve = FadeCurve::kSmooth;
   PlayOptions play;  // layer is resolved from `layer` by name when the script runs
+  ScriptIk ik;
 };
 
 struct AnimationScript {
@@ -115,6 +163,7 @@ struct AnimationScript {
   std::vector<ScriptBlendSpace> blend_spaces;
   std::optional<RootMotionOptions> root_motion;
   std::optional<StateMachineDesc> state_machine;
+  std::optional<ScriptFootPlanting> foot_planting;
   std::vector<ScriptCommand> timeline;  // in time order (stable)
 };
 

@@ -37,11 +37,30 @@ struct ScriptFrame {
   std::vector<Mat4> model;  // model matrices, skeleton order
   // The morph-target weights, one per slot of the file's MorphLayout (empty when it has none).
   std::vector<float> morph_weights;
+  // The script's IK constraints in the order they were first set: weight now, and whether the
+  // solver reached its target.
+  struct Ik {
+    std::string id;
+    float weight = 0;
+    bool reached = false;
+  };
+  std::vector<Ik> ik;
+  // Foot planting (a script's "foot_planting"): each leg's contact weight, and how far the
+  // pelvis moved along up.
+  std::vector<float> foot_contacts;
+  float pelvis_offset = 0;
 };
+
+namespace script_detail {
+class ScriptPoseEdits;
+}
 
 class ScriptRunner {
  public:
   static Result<ScriptRunner> create(const Asset& asset, const AnimationScript& script);
+  ScriptRunner(ScriptRunner&&) noexcept;
+  ScriptRunner& operator=(ScriptRunner&&) noexcept;
+  ~ScriptRunner();
 
   int frame_count() const { return frames_; }
   double fps() const { return script_.fps; }
@@ -54,7 +73,7 @@ class ScriptRunner {
   std::string name_of(PlayerId player) const;
 
  private:
-  ScriptRunner() = default;
+  ScriptRunner();
   Status apply(const ScriptCommand& command);
   Status apply_morph(const ScriptCommand& command);
   // One update of dt seconds, `offset` seconds into the frame's: its events and root motion are
@@ -73,6 +92,8 @@ class ScriptRunner {
   std::optional<StateMachine> machine_;
   std::optional<AnimatorWorkspace> workspace_;
   std::vector<SoaTransform> local_;
+  std::unique_ptr<script_detail::ScriptPoseEdits> edits_;  // IK and foot planting
+  std::vector<Transform> edited_local_;
   std::vector<std::pair<std::string, PlayerId>> ids_;  // the script's ids and the states' names
   int frames_ = 0;
   std::vector<AnimationEvent> scratch_;

@@ -134,6 +134,19 @@ int run_play(const PlayCommandOptions& o) {
         for (float w : frame.morph_weights) weights.push_back(round6(w));
         f["morph_weights"] = std::move(weights);
       }
+      if (!frame.ik.empty()) {
+        Json ik = Json::array();
+        for (const ScriptFrame::Ik& k : frame.ik) {
+          ik.push_back({{"id", k.id}, {"weight", round6(k.weight)}, {"reached", k.reached}});
+        }
+        f["ik"] = std::move(ik);
+      }
+      if (!frame.foot_contacts.empty()) {
+        Json contacts = Json::array();
+        for (float c : frame.foot_contacts) contacts.push_back(round6(c));
+        f["foot_planting"] = {{"contacts", std::move(contacts)},
+                              {"pelvis_offset", round6(frame.pelvis_offset)}};
+      }
       doc["frames"].push_back(std::move(f));
       continue;
     }
@@ -167,6 +180,14 @@ int run_play(const PlayCommandOptions& o) {
       text << "  morph weights";
       for (float w : frame.morph_weights) text << " " << w;
       text << "\n";
+    }
+    for (const ScriptFrame::Ik& k : frame.ik) {
+      text << "  ik " << k.id << "  weight " << k.weight << (k.reached ? "  reached" : "") << "\n";
+    }
+    if (!frame.foot_contacts.empty()) {
+      text << "  foot contacts";
+      for (float c : frame.foot_contacts) text << " " << c;
+      text << "  pelvis offset " << frame.pelvis_offset << "\n";
     }
     for (const AnimationEvent& e : frame.events) {
       text << "  " << to_string(e.type);

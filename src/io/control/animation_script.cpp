@@ -115,6 +115,11 @@ class ScriptValue {
     if (!j_.is_array()) fail("must be an array");
     return j_.size();
   }
+  Vec3 vec3() const {
+    if (!j_.is_array() || j_.size() != 3) fail("must be [x, y, z]");
+    return {at(std::size_t{0}).number(), at(1).number(), at(2).number()};
+  }
+  Vec3 vec3(const char* key, Vec3 fallback) const { return has(key) ? at(key).vec3() : fallback; }
 
  private:
   const Json& j_;
@@ -187,10 +192,93 @@ constexpr const char* kCommandMembers[] = {"t",
                                            "trigger",
                                            "set_morph",
                                            "fade_morph",
-                                           "release_morph"};
+                                           "release_morph",
+                                           "ik",
+                                           "release_ik"};
 static_assert(std::size(kCommandMembers) ==
-                  static_cast<std::size_t>(ScriptCommandKind::kReleaseMorph) + 2,
+                  static_cast<std::size_t>(ScriptCommandKind::kReleaseIk) + 2,
               "one name per ScriptCommandKind, in its order");
+
+// An "ik" command's constraint: the solver's members, each checked for the solver named.
+ScriptIk read_ik(const ScriptValue& v) {
+  v.object({"id", "solver", "joint", "mid", "start", "root", "target", "pole", "forward", "up",
+            "max_angle", "soft_limit", "weight", "fade"});
+  ScriptIk ik;
+  ik.solver = choose<ScriptIkSolver>(v.at("solver"), {{"two_bone", ScriptIkSolver::kTwoBone},
+                                                      {"aim", ScriptIkSolver::kAim},
+                                                      {"chain", ScriptIkSolver::kChain}});
+  ik.joint = v.at("joint").string();
+  const auto only_for = [&](ScriptIkSolver solver, std::initializer_list<const char*> members) {
+    if (ik.solver == solver) return;
+    for (const char* m : members) {
+      if (v.has(m)) v.at(m).fail("belongs to another solver than " + v.at("solver").string());
+    }
+  };
+  only_for(ScriptIkSolver::kTwoBone, {"mid", "start", "soft_limit"});
+  only_for(ScriptIkSolver::kAim, {"forward", "up", "max_angle"});
+  only_for(ScriptIkSolver::kChain, {"root"});
+  if (ik.solver == ScriptIkSolver::kChain && v.has("pole")) {
+    v.at("pole").fail("belongs to the two_bone and aim solvers");
+  }
+  ik.mid = v.string("mid", "");
+  ik.start = v.string("start", "");
+  if (ik.solver == ScriptIkSolver::kChain) ik.root = v.at("root").string();
+  const ScriptValue target = v.at("target");
+  if (target.json().is_string()) {
+    ik.target_joint = target.string();
+  } else if (target.json().is_object()) {
+    target.object({"joint", "offset"});
+    ik.target_joint = target.at("joint").string();
+    ik.target = target.vec3("offset", {0, 0, 0});
+  } else {
+    ik.target = target.vec3();
+  }
+  ik.pole = v.vec3("pole", {0, 0, 0});
+  ik.forward = v.vec3("forward", {0, 0, 1});
+  if (length(ik.forward) == 0) v.at("forward").fail("must not be zero");
+  ik.up = v.vec3("up", {0, 0, 0});
+  ik.max_angle = v.number("max_angle", 180, 0, 180);
+  ik.soft_limit = v.number("soft_limit", 1, 0.01f, 1);
+  ik.weight = v.number("weight", 1, 0, 1);
+  return ik;
+}
+
+ScriptFootPlanting read_foot_planting(const ScriptValue& f) {
+  f.object({"pelvis", "legs", "up", "ground", "animation_ground", "blend", "align_feet",
+            "soft_limit", "max_pelvis_offset"});
+  ScriptFootPlanting p;
+  p.pelvis = f.at("pelvis").string();
+  const ScriptValue legs = f.at("legs");
+  const std::size_t n = legs.array();
+  if (n == 0 || n > kMaxFootPlantLegs) legs.fail("must list 1 to 8 legs");
+  for (std::size_t i = 0; i < n; ++i) {
+    const ScriptValue l = legs.at(i);
+    l.object({"foot", "toe", "knee", "hip", "pole"});
+    p.legs.push_back({l.at("foot").string(), l.string("toe", ""), l.string("knee", ""),
+                      l.string("hip", ""), l.vec3("pole", {0, 0, 0})});
+  }
+  p.up = f.vec3("up", {0, 1, 0});
+  if (length(p.up) == 0) f.at("up").fail("must not be zero");
+  if (f.has("ground")) {
+    const ScriptValue g = f.at("ground");
+    if (g.json().is_number()) {
+      p.ground_height = g.number();
+    } else {
+      g.object({"point", "normal"});
+      p.has_plane = true;
+      p.plane.point = g.vec3("point", {0, 0, 0});
+      p.plane.normal = g.at("normal").vec3();
+      const float up_part = dot(p.plane.normal, p.up) / (length(p.plane.normal) * length(p.up));
+      if (!(up_part > 1e-3f)) g.at("normal").fail("must point up (along \"up\")");
+    }
+  }
+  p.animation_ground = f.number("animation_ground", 0);
+  p.blend = f.number("blend", 0.1f, 0);
+  p.align_feet = f.boolean("align_feet", true);
+  p.soft_limit = f.number("soft_limit", 1, 0.01f, 1);
+  p.max_pelvis_offset = f.number("max_pelvis_offset", std::numeric_limits<float>::max(), 0);
+  return p;
+}
 
 ScriptCommand read_command(const ScriptValue& entry) {
   const std::span<const char* const> kinds = std::span(kCommandMembers).subspan(1);
@@ -323,6 +411,20 @@ ScriptCommand read_command(const ScriptValue& entry) {
         c.duration = v.number("duration", 0, 0);
       }
       break;
+    case K::kIk:
+      c.ik = read_ik(v);
+      c.id = v.at("id").string();
+      c.duration = v.number("fade", 0, 0);
+      break;
+    case K::kReleaseIk:
+      if (v.json().is_string()) {
+        c.id = v.string();
+      } else {
+        v.object({"id", "duration"});
+        c.id = v.at("id").string();
+        c.duration = v.number("duration", 0, 0);
+      }
+      break;
   }
   return c;
 }
@@ -440,7 +542,7 @@ AnimationScript read_script(const Json& doc, const std::string& where, const std
   const ScriptValue top(doc, "", where);
   top.object({"fps", "duration", "compile", "max_players", "inertialization", "layers", "masks",
               "sync_groups", "events", "markers", "foot_markers", "blend_spaces", "root_motion",
-              "state_machine", "timeline"});
+              "state_machine", "foot_planting", "timeline"});
   AnimationScript s;
   s.where = where;
   s.fps = top.number("fps", 30, 1, 240);
@@ -565,6 +667,7 @@ AnimationScript read_script(const Json& doc, const std::string& where, const std
       s.state_machine = read_machine(m);
     }
   }
+  if (top.has("foot_planting")) s.foot_planting = read_foot_planting(top.at("foot_planting"));
   if (top.has("timeline")) {
     const ScriptValue timeline = top.at("timeline");
     for (std::size_t i = 0, n = timeline.array(); i < n; ++i) {

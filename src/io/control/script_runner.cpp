@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "io/control/script_ik.h"
 #include "marrow/pose/local_to_model.h"
 #include "marrow/pose/mask.h"
 
@@ -39,6 +40,11 @@ std::string foot_joint_reference(const Asset& asset, const std::string& name) {
 }
 
 }  // namespace
+
+ScriptRunner::ScriptRunner() = default;
+ScriptRunner::ScriptRunner(ScriptRunner&&) noexcept = default;
+ScriptRunner& ScriptRunner::operator=(ScriptRunner&&) noexcept = default;
+ScriptRunner::~ScriptRunner() = default;
 
 Result<ScriptRunner> ScriptRunner::create(const Asset& asset, const AnimationScript& script) {
   ScriptRunner r;
@@ -165,6 +171,10 @@ Result<ScriptRunner> ScriptRunner::create(const Asset& asset, const AnimationScr
   }
   r.workspace_.emplace(*r.set_, options.max_players);
   r.local_.resize(soa_group_count(skeleton.size()));
+  Result<script_detail::ScriptPoseEdits> edits =
+      script_detail::ScriptPoseEdits::create(asset, *r.set_, script);
+  if (!edits) return edits.error();
+  r.edits_ = std::make_unique<script_detail::ScriptPoseEdits>(std::move(edits).value());
   float duration = script.duration;
   if (duration < 0) duration = (script.timeline.empty() ? 0 : script.timeline.back().time) + 1;
   r.frames_ = static_cast<int>(std::floor(duration * script.fps + 1e-6)) + 1;
@@ -292,6 +302,10 @@ Status ScriptRunner::apply(const ScriptCommand& c) {
     case K::kFadeMorph:
     case K::kReleaseMorph:
       return apply_morph(c);
+    case K::kIk:
+      return edits_->set(c, where);
+    case K::kReleaseIk:
+      return edits_->release(c, where);
     default:
       break;
   }
@@ -350,6 +364,7 @@ std::string ScriptRunner::name_of(PlayerId player) const {
 }
 
 void ScriptRunner::advance(float dt, float offset, ScriptFrame& frame) {
+  edits_->advance(dt);
   scratch_.resize(256);
   const UpdateResult r =
       machine_ ? machine_->update(*animator_, dt, scratch_) : animator_->update(dt, scratch_);
@@ -439,6 +454,11 @@ Status ScriptRunner::next(ScriptFrame& frame) {
   job.local = local_;
   job.model = frame.model;
   (void)job.run();
+  if (!edits_->empty()) {
+    edited_local_.resize(asset_->skeleton.size());
+    (void)from_soa(local_, edited_local_);
+  }
+  edits_->apply(*animator_, edited_local_, frame.model, frame);
   return {};
 }
 
