@@ -146,7 +146,7 @@ def two_bone_ik(skeleton: Skeleton, local: _FloatArray, start: _Joint, mid: _Joi
 def aim_ik(skeleton: Skeleton, local: _FloatArray, joint: _Joint, target: _Vec3,
            forward: _Vec3 = (0.0, 0.0, 1.0), offset: _Vec3 = (0.0, 0.0, 0.0),
            up: _Vec3 = (0.0, 0.0, 0.0), pole_vector: _Vec3 = (0.0, 1.0, 0.0),
-           max_angle: float = 3.14159265, weight: float = 1.0) -> bool: ...
+           max_angle: float = 3.1415927, weight: float = 1.0) -> bool: ...
 def chain_ik(skeleton: Skeleton, local: _FloatArray, root: _Joint, tip: _Joint, target: _Vec3,
              max_iterations: int = 16, tolerance: float = 1e-4, weight: float = 1.0) -> bool: ...
 class FootContacts:
@@ -174,7 +174,7 @@ def plant_feet(skeleton: Skeleton, local: _FloatArray, pelvis: _Joint,
                animation_ground: float = 0.0,
                ground: Union[float, Tuple[_Vec3, _Vec3]] = 0.0, align_feet: bool = True,
                reach: float = 0.999, soft_limit: float = 1.0,
-               max_pelvis_offset: float = 3.4028234663852886e38) -> Tuple[float, list[bool]]:
+               max_pelvis_offset: float = 3.4028235e38) -> Tuple[float, list[bool]]:
     """Keeps planted feet on the ground; edits `local` in place."""
 class FootLock:
     def __init__(self) -> None: ...

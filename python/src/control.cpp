@@ -382,7 +382,7 @@ void bind_control(py::module_& m) {
            py::arg("asset"), py::kw_only(), py::arg("compile") = false, py::arg("error_mm") = 0.1f,
            py::arg("events") = py::list(), py::arg("markers") = py::list(),
            py::arg("masks") = py::dict(), py::arg("blend_spaces_1d") = py::dict(),
-           py::arg("blend_spaces_2d") = py::dict())
+           py::arg("blend_spaces_2d") = py::dict(), "Binds `asset`'s clips to its skeleton, compiling them under `error_mm` when compile=True; adds events and markers ((clip, time, name) tuples), masks (name: joint names) and blend spaces (name: [(clip, x[, y])])")
       .def("__repr__",
            [](const ClipSetRef& s) {
              return "<marrow.ClipSet " + std::to_string(s.set->clip_count()) + " clips, " +
@@ -395,23 +395,23 @@ void bind_control(py::module_& m) {
                                for (std::size_t i = 0; i < s.set->clip_count(); ++i)
                                  names.push_back(s.set->clip(static_cast<ClipId>(i)).name());
                                return names;
-                             })
+                             }, "The clips' names, in ClipSet order")
       .def(
           "duration",
           [](const ClipSetRef& s, const std::string& clip) {
             return s.set->duration(value_or_raise(s.set->clip_id(clip)));
           },
-          py::arg("clip"))
+          py::arg("clip"), "A clip's duration in seconds")
       .def(
           "is_compiled",
           [](const ClipSetRef& s, const std::string& clip) {
             return s.set->compiled(value_or_raise(s.set->clip_id(clip))) != nullptr;
           },
-          py::arg("clip"))
+          py::arg("clip"), "Whether a clip plays from its compiled form")
       .def_property_readonly("joint_count",
-                             [](const ClipSetRef& s) { return s.set->skeleton().size(); })
+                             [](const ClipSetRef& s) { return s.set->skeleton().size(); }, "The skeleton's joint count")
       .def_property_readonly("morph_weight_count",
-                             [](const ClipSetRef& s) { return s.set->morph_weight_count(); });
+                             [](const ClipSetRef& s) { return s.set->morph_weight_count(); }, "How many morph-target weights the character has (Animator.evaluate_morph_weights' length)");
 
   auto ok = [](const Status& s) { check_or_raise(s); };
   py::class_<PyAnimator>(m, "Animator", "One character's players, fades, sync and events")
@@ -423,7 +423,10 @@ void bind_control(py::module_& m) {
                     std::uint32_t>(),
            py::arg("clip_set"), py::kw_only(), py::arg("layers") = std::vector<py::tuple>(),
            py::arg("sync_groups") = std::vector<std::string>(), py::arg("inertialization") = false,
-           py::arg("marker_events") = false, py::arg("max_players") = 8u)
+           py::arg("marker_events") = false, py::arg("max_players") = 8u,
+           "A character's players over `clip_set`: layers as (name, mode, weight, mask) tuples, "
+           "sync groups ('markers' or 'phase'), inertialization, marker events, at most "
+           "`max_players` players")
       .def("play", &PyAnimator::play, py::arg("clip"), py::kw_only(), py::arg("layer") = 0u,
            py::arg("weight") = 1.0f, py::arg("time_scale") = 1.0f, py::arg("wrap") = "loop",
            py::arg("repetitions") = 0u, py::arg("start_offset") = 0.0f, py::arg("fade_in") = 0.0f,
@@ -436,72 +439,87 @@ void bind_control(py::module_& m) {
            "Starts a blend space at parameter (x, y); returns the player")
       .def(
           "stop", [](PyAnimator& a, std::uint32_t p) { return a.get().stop(PlayerId{p}); },
-          py::arg("player"))
+          py::arg("player"), "Stops a player at once; False when it is not playing")
       .def(
           "pause",
           [](PyAnimator& a, std::uint32_t p, bool paused) {
             return a.get().set_paused(PlayerId{p}, paused);
           },
-          py::arg("player"), py::arg("paused") = true)
+          py::arg("player"), py::arg("paused") = true,
+          "Pauses (or resumes, with paused=False) a player's time; False when it is not playing")
       .def(
           "set_time",
           [ok](PyAnimator& a, std::uint32_t p, float s) { ok(a.get().set_time(PlayerId{p}, s)); },
-          py::arg("player"), py::arg("seconds"))
+          py::arg("player"), py::arg("seconds"),
+          "Moves a player to `seconds` of its clip, firing no events")
       .def(
           "set_weight",
           [](PyAnimator& a, std::uint32_t p, float w) {
             return a.get().set_weight(PlayerId{p}, w);
           },
-          py::arg("player"), py::arg("weight"))
+          py::arg("player"), py::arg("weight"),
+          "Sets a player's weight (before its fade); False when it is not playing or the weight is "
+          "not finite")
       .def(
           "set_time_scale",
           [](PyAnimator& a, std::uint32_t p, float s) {
             return a.get().set_time_scale(PlayerId{p}, s);
           },
-          py::arg("player"), py::arg("time_scale"))
+          py::arg("player"), py::arg("time_scale"),
+          "Sets a player's speed (negative plays backwards); False when it is not playing")
       .def(
           "set_parameter",
           [](PyAnimator& a, std::uint32_t p, float x, float y) {
             return a.get().set_blend_parameter(PlayerId{p}, x, y);
           },
-          py::arg("player"), py::arg("x"), py::arg("y") = 0.0f)
+          py::arg("player"), py::arg("x"), py::arg("y") = 0.0f,
+          "Moves a blend-space player's parameter to (x, y); False when it is not one")
       .def(
           "fade_in",
           [ok](PyAnimator& a, std::uint32_t p, float d, const std::string& c) {
             ok(a.get().fade_in(PlayerId{p}, d, parse_curve(c)));
           },
-          py::arg("player"), py::arg("duration"), py::arg("curve") = "linear")
+          py::arg("player"), py::arg("duration"), py::arg("curve") = "linear",
+          "Fades a player's weight in from 0 over `duration` seconds ('linear' or 'smooth')")
       .def(
           "fade_out",
           [ok](PyAnimator& a, std::uint32_t p, float d, const std::string& c, bool stop) {
             ok(a.get().fade_out(PlayerId{p}, d, parse_curve(c), stop));
           },
           py::arg("player"), py::arg("duration"), py::arg("curve") = "linear",
-          py::arg("stop_when_faded") = true)
+          py::arg("stop_when_faded") = true,
+          "Fades a player out over `duration` seconds, stopping it at 0 unless "
+          "stop_when_faded=False")
       .def(
           "cross_fade",
           [ok](PyAnimator& a, std::uint32_t from, std::uint32_t to, float d, const std::string& c) {
             ok(a.get().cross_fade(PlayerId{from}, PlayerId{to}, d, parse_curve(c)));
           },
           py::arg("from_player"), py::arg("to_player"), py::arg("duration"),
-          py::arg("curve") = "linear")
+          py::arg("curve") = "linear",
+          "Fades `from_player` out and `to_player` in over `duration` seconds")
       .def(
           "warp",
           [ok](PyAnimator& a, std::uint32_t p, float scale, float d) {
             ok(a.get().warp(PlayerId{p}, scale, d));
           },
-          py::arg("player"), py::arg("time_scale"), py::arg("duration"))
+          py::arg("player"), py::arg("time_scale"), py::arg("duration"),
+          "Moves a player's speed to `time_scale` over `duration` seconds")
       .def(
           "inertialize",
           [ok](PyAnimator& a, std::uint32_t from, std::uint32_t to, float d) {
             ok(a.get().inertialize(PlayerId{from}, PlayerId{to}, d));
           },
-          py::arg("from_player"), py::arg("to_player"), py::arg("duration"))
+          py::arg("from_player"), py::arg("to_player"), py::arg("duration"),
+          "Switches from `from_player` to `to_player` at once, decaying the pose's difference over "
+          "`duration` seconds (needs inertialization=True)")
       .def("update", &PyAnimator::update, py::arg("dt"),
            "Advances time by dt seconds; returns the events fired, in time order")
       .def("evaluate", &PyAnimator::evaluate, py::arg("out") = py::none(),
            "The blended local pose: (joints, 10) float32")
-      .def("info", &PyAnimator::info, py::arg("player"))
+      .def("info", &PyAnimator::info, py::arg("player"),
+           "A player's state as a dict: clip or blend space, layer, time, duration, weight, fade, "
+           "effective weight, time scale, passes, paused, finished")
       .def("evaluate_morph_weights", &PyAnimator::morph_weights,
            "The blended morph-target weights: (ClipSet.morph_weight_count,) float32")
       .def(
@@ -543,10 +561,12 @@ void bind_control(py::module_& m) {
                              "The last update's root-motion delta: (10,) float32")
       .def_property_readonly(
           "player_count",
-          [](const PyAnimator& a) { return const_cast<PyAnimator&>(a).get().player_count(); })
-      .def_property_readonly("size_bytes", [](const PyAnimator& a) {
-        return const_cast<PyAnimator&>(a).get().size_bytes();
-      });
+          [](const PyAnimator& a) { return const_cast<PyAnimator&>(a).get().player_count(); },
+          "How many players are playing")
+      .def_property_readonly(
+          "size_bytes",
+          [](const PyAnimator& a) { return const_cast<PyAnimator&>(a).get().size_bytes(); },
+          "The memory the Animator holds, bytes");
 
   py::class_<PyStateMachine>(
       m, "StateMachine",
@@ -570,26 +590,31 @@ void bind_control(py::module_& m) {
             if (!s.get().set_float(name, value))
               throw py::value_error("no float parameter '" + name + "', or a value not finite");
           },
-          py::arg("name"), py::arg("value"))
+          py::arg("name"), py::arg("value"),
+          "Sets a float parameter; ValueError for an unknown name or a value not finite")
       .def(
           "set_bool",
           [](PyStateMachine& s, const std::string& name, bool value) {
             if (!s.get().set_bool(name, value))
               throw py::value_error("no bool parameter '" + name + "'");
           },
-          py::arg("name"), py::arg("value"))
+          py::arg("name"), py::arg("value"),
+          "Sets a bool parameter; ValueError for an unknown name")
       .def(
           "trigger",
           [](PyStateMachine& s, const std::string& name) {
             if (!s.get().set_trigger(name)) throw py::value_error("no trigger '" + name + "'");
           },
           py::arg("name"), "Sets a trigger; the transition that tests it spends it")
-      .def_property_readonly("state",
-                             [](const PyStateMachine& s) { return s.get().current_state_name(); })
-      .def_property_readonly("player",
-                             [](const PyStateMachine& s) { return s.get().current_player().value; })
-      .def_property_readonly("in_transition",
-                             [](const PyStateMachine& s) { return s.get().in_transition(); });
+      .def_property_readonly(
+          "state", [](const PyStateMachine& s) { return s.get().current_state_name(); },
+          "The current state's name")
+      .def_property_readonly(
+          "player", [](const PyStateMachine& s) { return s.get().current_player().value; },
+          "The Animator player of the current state")
+      .def_property_readonly(
+          "in_transition", [](const PyStateMachine& s) { return s.get().in_transition(); },
+          "Whether a transition is under way");
 
   py::class_<PyScriptRunner>(
       m, "ScriptRunner",
@@ -603,10 +628,14 @@ void bind_control(py::module_& m) {
              return "<marrow.ScriptRunner " + std::to_string(r.frame_count()) + " frames at " +
                     std::string(py::repr(py::float_(r.fps()))) + " fps>";
            })
-      .def("__iter__", [](py::object self) { return self; })
-      .def("__next__", &PyScriptRunner::next)
-      .def_property_readonly("frame_count", &PyScriptRunner::frame_count)
-      .def_property_readonly("fps", &PyScriptRunner::fps);
+      .def(
+          "__iter__", [](py::object self) { return self; },
+          "The runner itself: each step gives the next frame")
+      .def("__next__", &PyScriptRunner::next,
+           "The next frame as a dict; StopIteration after the last")
+      .def_property_readonly("frame_count", &PyScriptRunner::frame_count,
+                             "How many frames the script runs")
+      .def_property_readonly("fps", &PyScriptRunner::fps, "The script's frame rate");
 }
 
 }  // namespace marrow::python

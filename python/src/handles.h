@@ -50,4 +50,8 @@ inline Vec3 vec3_of(const std::array<float, 3>& v) {
 // The IK and foot bindings (ik.cpp).
 void bind_ik(py::module_& m);
 
+// Gives every function and method of `m` a text signature for inspect.signature()
+// (signatures.cpp); called last, once every binding exists.
+void add_text_signatures(py::module_& m);
+
 }  // namespace marrow::python

@@ -111,7 +111,8 @@ FootPlantLeg leg_of(const Skeleton& skeleton, const py::handle& item, const std:
   leg.contact = d.contains("contact") ? d["contact"].cast<float>() : 1.0f;
   leg.ground_height =
       d.contains("ground_height") ? d["ground_height"].cast<float>() : ground_height;
-  if (d.contains("pole_vector")) leg.pole_vector = vec3_of(d["pole_vector"].cast<std::array<float, 3>>());
+  if (d.contains("pole_vector"))
+    leg.pole_vector = vec3_of(d["pole_vector"].cast<std::array<float, 3>>());
   if (d.contains("lock_position") && !d["lock_position"].is_none()) {
     leg.locked = true;
     leg.lock_position = vec3_of(d["lock_position"].cast<std::array<float, 3>>());
@@ -269,13 +270,15 @@ void bind_ik(py::module_& m) {
           "intervals",
           [](const PyFootContacts& c, std::size_t foot) {
             std::vector<std::pair<float, float>> out;
-            for (const ContactInterval& i : c.track(foot).intervals) out.emplace_back(i.start, i.end);
+            for (const ContactInterval& i : c.track(foot).intervals)
+              out.emplace_back(i.start, i.end);
             return out;
           },
           py::arg("foot"),
           "The foot's contacts as (start, end) seconds; end < start wraps past the clip's end")
       .def(
-          "leg_length", [](const PyFootContacts& c, std::size_t foot) { return c.track(foot).leg_length; },
+          "leg_length",
+          [](const PyFootContacts& c, std::size_t foot) { return c.track(foot).leg_length; },
           py::arg("foot"), "The rest-pose shin + thigh length, the unit of the thresholds")
       .def(
           "in_contact",
@@ -301,9 +304,8 @@ void bind_ik(py::module_& m) {
   m.def(
       "detect_foot_contacts",
       [](std::shared_ptr<Asset> asset, const py::object& clip, const py::list& feet,
-         std::array<float, 3> up, float sample_rate, float height_tolerance,
-         float speed_tolerance, float min_duration, bool looping,
-         bool estimate_ground_velocity) {
+         std::array<float, 3> up, float sample_rate, float height_tolerance, float speed_tolerance,
+         float min_duration, bool looping, bool estimate_ground_velocity) {
         const Clip& c = asset->clips[clip_index(*asset, clip)];
         std::vector<FootJoints> joints;
         for (std::size_t i = 0; i < feet.size(); ++i)
@@ -322,17 +324,18 @@ void bind_ik(py::module_& m) {
         }();
         return PyFootContacts{value_or_raise(std::move(contacts))};
       },
-      py::arg("asset"), py::arg("clip"), py::arg("feet"), py::arg("up") = std::array<float, 3>{0, 1, 0},
-      py::arg("sample_rate") = 60.0f, py::arg("height_tolerance") = 0.05f,
-      py::arg("speed_tolerance") = 0.5f, py::arg("min_duration") = 0.05f,
-      py::arg("looping") = true, py::arg("estimate_ground_velocity") = true,
+      py::arg("asset"), py::arg("clip"), py::arg("feet"),
+      py::arg("up") = std::array<float, 3>{0, 1, 0}, py::arg("sample_rate") = 60.0f,
+      py::arg("height_tolerance") = 0.05f, py::arg("speed_tolerance") = 0.5f,
+      py::arg("min_duration") = 0.05f, py::arg("looping") = true,
+      py::arg("estimate_ground_velocity") = true,
       "When each foot of `clip` is planted; `feet` lists joints or (foot, toe, knee, hip) tuples "
       "(None for a default)");
 
   m.def("plant_feet", &plant_feet, py::arg("skeleton"), py::arg("local"), py::arg("pelvis"),
         py::arg("legs"), py::arg("up") = std::array<float, 3>{0, 1, 0},
-        py::arg("animation_ground") = 0.0f, py::arg("ground") = 0.0f,
-        py::arg("align_feet") = true, py::arg("reach") = 0.999f, py::arg("soft_limit") = 1.0f,
+        py::arg("animation_ground") = 0.0f, py::arg("ground") = 0.0f, py::arg("align_feet") = true,
+        py::arg("reach") = 0.999f, py::arg("soft_limit") = 1.0f,
         py::arg("max_pelvis_offset") = std::numeric_limits<float>::max(),
         "Keeps planted feet on the ground (a height, or a (point, normal) plane), moving the "
         "pelvis so the legs reach; edits `local` in place and returns (pelvis_offset, reached "
@@ -342,7 +345,7 @@ void bind_ik(py::module_& m) {
   py::class_<FootLock>(m, "FootLock",
                        "Holds a planted foot where it landed: update() each frame before "
                        "plant_feet, then pass lock_position=position while locked")
-      .def(py::init<>())
+      .def(py::init<>(), "A free lock (not holding a foot)")
       .def(
           "update",
           [](FootLock& lock, float contact, std::array<float, 3> ankle,
@@ -353,7 +356,7 @@ void bind_ik(py::module_& m) {
           py::arg("ground_motion") = std::array<float, 3>{0, 0, 0},
           "Engages at contact 1 (remembering `ankle`), holds while contact > 0, releases at 0; "
           "`ground_motion` moves a held position with the ground")
-      .def_readonly("locked", &FootLock::locked)
+      .def_readonly("locked", &FootLock::locked, "Whether the foot is held")
       .def_property_readonly(
           "position",
           [](const FootLock& lock) {

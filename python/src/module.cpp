@@ -185,19 +185,21 @@ PYBIND11_MODULE(_marrow, m) {
   error_type() = error.ptr();
 
   py::class_<SkeletonRef>(m, "Skeleton", "Joints parent-before-child, names and the rest pose")
-      .def("__len__", [](const SkeletonRef& s) { return s.get().size(); })
+      .def(
+          "__len__", [](const SkeletonRef& s) { return s.get().size(); }, "The joint count")
       .def("__repr__",
            [](const SkeletonRef& s) {
              return "<marrow.Skeleton " + std::to_string(s.get().size()) + " joints, root '" +
                     (s.get().empty() ? std::string() : s.get().name(0)) + "'>";
            })
-      .def_property_readonly("names",
-                             [](const SkeletonRef& s) {
-                               std::vector<std::string> names;
-                               for (std::size_t j = 0; j < s.get().size(); ++j)
-                                 names.push_back(s.get().name(j));
-                               return names;
-                             })
+      .def_property_readonly(
+          "names",
+          [](const SkeletonRef& s) {
+            std::vector<std::string> names;
+            for (std::size_t j = 0; j < s.get().size(); ++j) names.push_back(s.get().name(j));
+            return names;
+          },
+          "Every joint's name, in joint order")
       .def_property_readonly(
           "parents",
           [](const SkeletonRef& s) {
@@ -207,7 +209,8 @@ PYBIND11_MODULE(_marrow, m) {
               p.mutable_data()[j] = parent == kNoParent ? -1 : parent;
             }
             return p;
-          })
+          },
+          "Each joint's parent (int32), -1 for a root; parents come before children")
       .def_property_readonly(
           "rest_pose",
           [](py::object self) {
@@ -231,15 +234,21 @@ PYBIND11_MODULE(_marrow, m) {
                     std::string(py::repr(py::float_(c.get().duration()))) + " s, " +
                     std::to_string(c.get().tracks().size()) + " tracks>";
            })
-      .def_property_readonly("name", [](const ClipRef& c) { return c.get().name(); })
-      .def_property_readonly("duration", [](const ClipRef& c) { return c.get().duration(); })
-      .def_property_readonly("track_count",
-                             [](const ClipRef& c) { return c.get().tracks().size(); })
-      .def_property_readonly("events", [](const ClipRef& c) {
-        std::vector<std::pair<float, std::string>> events;
-        for (const ClipEvent& e : c.get().events()) events.emplace_back(e.time, e.name);
-        return events;
-      });
+      .def_property_readonly(
+          "name", [](const ClipRef& c) { return c.get().name(); }, "The clip's name")
+      .def_property_readonly(
+          "duration", [](const ClipRef& c) { return c.get().duration(); }, "Seconds")
+      .def_property_readonly(
+          "track_count", [](const ClipRef& c) { return c.get().tracks().size(); },
+          "How many joint tracks the clip has")
+      .def_property_readonly(
+          "events",
+          [](const ClipRef& c) {
+            std::vector<std::pair<float, std::string>> events;
+            for (const ClipEvent& e : c.get().events()) events.emplace_back(e.time, e.name);
+            return events;
+          },
+          "The clip's events from the file, as (time, name) tuples");
 
   py::class_<SkinRef>(m, "Skin", "The joints a mesh is bound to and their inverse bind matrices")
       .def("__repr__",
@@ -247,7 +256,8 @@ PYBIND11_MODULE(_marrow, m) {
              return "<marrow.Skin " + std::string(py::repr(py::str(s.get().name))) + ", " +
                     std::to_string(s.get().joints.size()) + " joints>";
            })
-      .def_property_readonly("name", [](const SkinRef& s) { return s.get().name; })
+      .def_property_readonly(
+          "name", [](const SkinRef& s) { return s.get().name; }, "The skin's name")
       .def_property_readonly(
           "joints",
           [](const SkinRef& s) {
@@ -255,12 +265,16 @@ PYBIND11_MODULE(_marrow, m) {
             for (std::size_t i = 0; i < s.get().joints.size(); ++i)
               a.mutable_data()[i] = s.get().joints[i];
             return a;
-          })
-      .def_property_readonly("inverse_bind_matrices", [](py::object self) {
-        const SkinRef& s = self.cast<const SkinRef&>();
-        return matrices_view(const_cast<Mat4*>(s.get().inverse_bind_matrices.data()),
-                             s.get().inverse_bind_matrices.size(), self, false);
-      });
+          },
+          "The skeleton joint of each skin joint (int32), in the skin's order")
+      .def_property_readonly(
+          "inverse_bind_matrices",
+          [](py::object self) {
+            const SkinRef& s = self.cast<const SkinRef&>();
+            return matrices_view(const_cast<Mat4*>(s.get().inverse_bind_matrices.data()),
+                                 s.get().inverse_bind_matrices.size(), self, false);
+          },
+          "(joints, 4, 4) float32, read-only: each joint's inverse bind matrix");
 
   py::class_<MeshRef>(
       m, "Mesh",
@@ -278,7 +292,8 @@ PYBIND11_MODULE(_marrow, m) {
                          : ", " + std::to_string(mesh.morph_targets.size()) + " morph targets") +
                     ">";
            })
-      .def_property_readonly("name", [](const MeshRef& r) { return r.get().name; })
+      .def_property_readonly(
+          "name", [](const MeshRef& r) { return r.get().name; }, "The mesh's name")
       .def_property_readonly(
           "tangents",
           [](py::object self) {
@@ -365,36 +380,48 @@ PYBIND11_MODULE(_marrow, m) {
           "One dict per target: name, vertices (uint32, the vertices it moves), position_deltas, "
           "normal_deltas and tangent_deltas ((moved vertices, 3) float32; empty when absent), "
           "default_weight")
-      .def_property_readonly("skin", [](const MeshRef& r) { return r.get().skin; })
-      .def_property_readonly("material", [](const MeshRef& r) { return r.get().material; })
-      .def_property_readonly("vertex_count",
-                             [](const MeshRef& r) { return r.get().vertex_count(); })
-      .def_property_readonly("positions",
-                             [](py::object self) {
-                               const SkinnedMesh& mesh = self.cast<const MeshRef&>().get();
-                               return rows_view(&mesh.positions.data()->x, mesh.positions.size(), 3,
-                                                self);
-                             })
-      .def_property_readonly("normals",
-                             [](py::object self) {
-                               const SkinnedMesh& mesh = self.cast<const MeshRef&>().get();
-                               return rows_view(&mesh.normals.data()->x, mesh.normals.size(), 3,
-                                                self);
-                             })
-      .def_property_readonly("uvs",
-                             [](py::object self) {
-                               const SkinnedMesh& mesh = self.cast<const MeshRef&>().get();
-                               return rows_view(mesh.uvs.empty() ? nullptr : mesh.uvs[0].data(),
-                                                mesh.uvs.size(), 2, self);
-                             })
-      .def_property_readonly("triangles", [](py::object self) {
-        const SkinnedMesh& mesh = self.cast<const MeshRef&>().get();
-        py::array a(py::dtype::of<std::uint32_t>(),
-                    {static_cast<py::ssize_t>(mesh.indices.size() / 3), py::ssize_t{3}},
-                    {py::ssize_t{12}, py::ssize_t{4}}, mesh.indices.data(), self);
-        py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
-        return a;
-      });
+      .def_property_readonly(
+          "skin", [](const MeshRef& r) { return r.get().skin; },
+          "The index of the skin the mesh is bound to (Asset.skins), or -1")
+      .def_property_readonly(
+          "material", [](const MeshRef& r) { return r.get().material; },
+          "The index of the mesh's material, or -1")
+      .def_property_readonly(
+          "vertex_count", [](const MeshRef& r) { return r.get().vertex_count(); },
+          "How many vertices the mesh has")
+      .def_property_readonly(
+          "positions",
+          [](py::object self) {
+            const SkinnedMesh& mesh = self.cast<const MeshRef&>().get();
+            return rows_view(&mesh.positions.data()->x, mesh.positions.size(), 3, self);
+          },
+          "(vertices, 3) float32, read-only view")
+      .def_property_readonly(
+          "normals",
+          [](py::object self) {
+            const SkinnedMesh& mesh = self.cast<const MeshRef&>().get();
+            return rows_view(&mesh.normals.data()->x, mesh.normals.size(), 3, self);
+          },
+          "(vertices, 3) float32, read-only view")
+      .def_property_readonly(
+          "uvs",
+          [](py::object self) {
+            const SkinnedMesh& mesh = self.cast<const MeshRef&>().get();
+            return rows_view(mesh.uvs.empty() ? nullptr : mesh.uvs[0].data(), mesh.uvs.size(), 2,
+                             self);
+          },
+          "(vertices, 2) float32, read-only view of the first UV set")
+      .def_property_readonly(
+          "triangles",
+          [](py::object self) {
+            const SkinnedMesh& mesh = self.cast<const MeshRef&>().get();
+            py::array a(py::dtype::of<std::uint32_t>(),
+                        {static_cast<py::ssize_t>(mesh.indices.size() / 3), py::ssize_t{3}},
+                        {py::ssize_t{12}, py::ssize_t{4}}, mesh.indices.data(), self);
+            py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+            return a;
+          },
+          "(triangles, 3) uint32, read-only view of vertex indices");
 
   py::class_<Asset, std::shared_ptr<Asset>>(m, "Asset",
                                             "What a file holds: skeleton, clips, skins, meshes")
@@ -414,8 +441,11 @@ PYBIND11_MODULE(_marrow, m) {
           },
           py::arg("clips_only") = false,
           "What `marrow info --format json` prints, as a dict (docs/info_json.md)")
-      .def_property_readonly("source", [](const Asset& a) { return a.source; })
-      .def_property_readonly("warnings", [](const Asset& a) { return a.warnings; })
+      .def_property_readonly(
+          "source", [](const Asset& a) { return a.source; }, "The file the asset was read from")
+      .def_property_readonly(
+          "warnings", [](const Asset& a) { return a.warnings; },
+          "What the reader noticed (the notes every command prints)")
       .def_property_readonly(
           "source_index",
           [](const Asset& a) {
@@ -424,29 +454,33 @@ PYBIND11_MODULE(_marrow, m) {
             return s;
           },
           "Per joint: its node index in the source file (-1 for a joint the importer made)")
-      .def_property_readonly("skeleton",
-                             [](std::shared_ptr<Asset> a) { return SkeletonRef{std::move(a)}; })
-      .def_property_readonly("clips",
-                             [](std::shared_ptr<Asset> a) {
-                               std::vector<ClipRef> c;
-                               for (std::size_t i = 0; i < a->clips.size(); ++i)
-                                 c.push_back({a, i});
-                               return c;
-                             })
-      .def_property_readonly("skins",
-                             [](std::shared_ptr<Asset> a) {
-                               std::vector<SkinRef> s;
-                               for (std::size_t i = 0; i < a->skins.size(); ++i)
-                                 s.push_back({a, i});
-                               return s;
-                             })
-      .def_property_readonly("meshes",
-                             [](std::shared_ptr<Asset> a) {
-                               std::vector<MeshRef> s;
-                               for (std::size_t i = 0; i < a->meshes.size(); ++i)
-                                 s.push_back({a, i});
-                               return s;
-                             })
+      .def_property_readonly(
+          "skeleton", [](std::shared_ptr<Asset> a) { return SkeletonRef{std::move(a)}; },
+          "The skeleton: every node of the file, parent before child")
+      .def_property_readonly(
+          "clips",
+          [](std::shared_ptr<Asset> a) {
+            std::vector<ClipRef> c;
+            for (std::size_t i = 0; i < a->clips.size(); ++i) c.push_back({a, i});
+            return c;
+          },
+          "The clips, in file order")
+      .def_property_readonly(
+          "skins",
+          [](std::shared_ptr<Asset> a) {
+            std::vector<SkinRef> s;
+            for (std::size_t i = 0; i < a->skins.size(); ++i) s.push_back({a, i});
+            return s;
+          },
+          "The skins, in file order")
+      .def_property_readonly(
+          "meshes",
+          [](std::shared_ptr<Asset> a) {
+            std::vector<MeshRef> s;
+            for (std::size_t i = 0; i < a->meshes.size(); ++i) s.push_back({a, i});
+            return s;
+          },
+          "The meshes, in file order")
       .def(
           "find_clip",
           [](const Asset& a, const std::string& name) -> std::optional<std::size_t> {
@@ -638,13 +672,13 @@ PYBIND11_MODULE(_marrow, m) {
       .def(py::init([](std::shared_ptr<Asset> asset, const py::object& clip) {
              return Sampler(std::move(asset), clip);
            }),
-           py::arg("asset"), py::arg("clip"))
+           py::arg("asset"), py::arg("clip"), "A sampler of `clip` (a name or an index) of `asset`")
       .def("sample", &Sampler::sample, py::arg("time"), py::arg("wrap") = "clamp",
            py::arg("out") = py::none(),
            "The local pose at `time` seconds: (joints, 10) float32 (written into `out` if given)")
       .def("sample", &Sampler::sample_many, py::arg("time"), py::arg("wrap") = "clamp",
            "The local poses at each of an array of times: (times, joints, 10) float32")
-      .def_property_readonly("clip", &Sampler::clip);
+      .def_property_readonly("clip", &Sampler::clip, "The name of the clip sampled");
 
   m.def(
       "sample",
@@ -721,10 +755,12 @@ PYBIND11_MODULE(_marrow, m) {
                     (l.mask.is_none() ? std::string() : ", masked") + ">";
            })
       .def(py::init<py::object, float, py::object>(), py::arg("pose"), py::arg("weight") = 1.0f,
-           py::arg("mask") = py::none())
-      .def_readwrite("pose", &Layer::pose)
-      .def_readwrite("weight", &Layer::weight)
-      .def_readwrite("mask", &Layer::mask);
+           py::arg("mask") = py::none(),
+           "A pose (joints, 10) in a blend, with its weight and an optional per-joint mask "
+           "(joints,)")
+      .def_readwrite("pose", &Layer::pose, "The local pose, (joints, 10) float32")
+      .def_readwrite("weight", &Layer::weight, "The layer's weight")
+      .def_readwrite("mask", &Layer::mask, "Per-joint weights (joints,) or None");
 
   m.def(
       "blend",
@@ -820,7 +856,8 @@ PYBIND11_MODULE(_marrow, m) {
         std::vector<std::string_view> views(names.begin(), names.end());
         return to_numpy(value_or_raise(mask_from_names(s.get(), views, weight)));
       },
-      py::arg("skeleton"), py::arg("names"), py::arg("weight") = 1.0f);
+      py::arg("skeleton"), py::arg("names"), py::arg("weight") = 1.0f,
+      "Per-joint weights: `weight` for the joints named, 0 elsewhere");
   m.def(
       "mask_inverse",
       [](const py::object& mask) {
@@ -828,7 +865,7 @@ PYBIND11_MODULE(_marrow, m) {
         return to_numpy(mask_inverse(
             {static_cast<const float*>(m.data()), static_cast<std::size_t>(m.size())}));
       },
-      py::arg("mask"));
+      py::arg("mask"), "1 - mask, per joint");
 
   m.def(
       "skin",
@@ -1023,4 +1060,5 @@ PYBIND11_MODULE(_marrow, m) {
       "GIF or MP4, with morph weights ((slots,) for every frame or (frames, slots)) when given; "
       "returns the renderer's notes");
   bind_control(m);
+  add_text_signatures(m);
 }

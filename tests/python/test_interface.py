@@ -1,6 +1,7 @@
 """The module in the shapes Python users expect: paths as os.PathLike, informative reprs,
 Asset.info() as marrow info --format json gives it, Mesh arrays as read-only views, morph
 weights faded by hand, and a clear ImportError without NumPy."""
+import inspect
 import json
 import os
 import pathlib
@@ -402,3 +403,42 @@ def test_check_reports_what_the_command_line_reports(soldier_path):
     assert f"{walk['bound_tracks']} of {walk['total_tracks']} tracks bind" in run.stdout
     with pytest.raises(marrow.Error, match="no clip 'Swim'"):
         marrow.check(robot.skeleton, soldier, clip="Swim")
+
+
+def _public_callables():
+    for name in dir(marrow):
+        obj = getattr(marrow, name)
+        if name.startswith("_") or name == "Error":
+            continue
+        if not inspect.isclass(obj):
+            yield name, obj
+            continue
+        for member, value in vars(obj).items():
+            if member.startswith("_") and member not in ("__init__", "__iter__", "__next__", "__len__"):
+                continue
+            yield f"{name}.{member}", value
+
+
+def test_every_function_has_a_signature_and_a_docstring():
+    # Classes Python receives but does not construct keep pybind11's refusing __init__.
+    no_constructor = {"Asset", "Clip", "FootContacts", "Mesh", "Skeleton", "Skin"}
+    checked = 0
+    for name, value in _public_callables():
+        if name.endswith(".__init__") and name.split(".")[0] in no_constructor:
+            continue
+        if isinstance(value, property):
+            assert (value.__doc__ or "").strip(), f"{name} has no docstring"
+            continue
+        function = getattr(value, "__func__", value)
+        if not callable(function):
+            continue
+        inspect.signature(function)  # raises when inspect cannot read it
+        # pybind11's line "name(arg: type, ...) -> result" and, after it, what the binding says.
+        text = [line for line in (function.__doc__ or "").splitlines() if line.strip()]
+        assert len(text) >= 2, f"{name} has no docstring beyond its signature"
+        checked += 1
+    assert checked > 60
+    sig = inspect.signature(marrow.two_bone_ik)
+    assert list(sig.parameters)[:3] == ["skeleton", "local", "start"]
+    assert sig.parameters["weight"].default == 1.0
+    assert list(inspect.signature(marrow.Animator.update).parameters) == ["self", "dt"]

@@ -18,7 +18,7 @@ Result<JointIndex> find_script_joint(const Asset& asset, const std::string& name
     const unsigned long j = std::stoul(name.substr(1));
     if (j < skeleton.size()) return static_cast<JointIndex>(j);
     return Error{"joint " + name + " is out of range (the file has " +
-                      std::to_string(skeleton.size()) + " nodes)"};
+                 std::to_string(skeleton.size()) + " nodes)"};
   }
   std::vector<JointIndex> named, skin_joints;
   for (std::size_t j = 0; j < skeleton.size(); ++j) {
@@ -82,8 +82,8 @@ Result<ScriptPoseEdits> ScriptPoseEdits::create(const Asset& asset, const ClipSe
     if (!knee) return fail(at + ".knee", knee.error());
     Result<JointIndex> hip = joint(leg.hip, *knee, 1, "hip");
     if (!hip) return fail(at + ".hip", hip.error());
-    Result<JointIndex> toe = leg.toe.empty() ? Result<JointIndex>(kNoParent)
-                                             : find_script_joint(asset, leg.toe);
+    Result<JointIndex> toe =
+        leg.toe.empty() ? Result<JointIndex>(kNoParent) : find_script_joint(asset, leg.toe);
     if (!toe) return fail(at + ".toe", toe.error());
     if (!skeleton.is_descendant(*hip, p.pelvis) || *hip == p.pelvis) {
       return make_error(script.where, "foot_planting." + at + ": the hip '" +
@@ -122,7 +122,7 @@ Result<ScriptPoseEdits> ScriptPoseEdits::create(const Asset& asset, const ClipSe
 }
 
 Result<ScriptPoseEdits::Constraint> ScriptPoseEdits::resolve(const ScriptCommand& c,
-                                                              const std::string& where) const {
+                                                             const std::string& where) const {
   const Skeleton& skeleton = asset_->skeleton;
   const ScriptIk& ik = c.ik;
   Constraint k;
@@ -190,8 +190,8 @@ Status ScriptPoseEdits::release(const ScriptCommand& c, const std::string& where
   if (it == constraints_.end()) {
     std::string list;
     for (const Constraint& k : constraints_) list += (list.empty() ? "" : ", ") + k.id;
-    return make_error(where, "no IK constraint '" + c.id + "' is set (set: " +
-                                 (list.empty() ? "none" : list) + ")");
+    return make_error(where, "no IK constraint '" + c.id +
+                                 "' is set (set: " + (list.empty() ? "none" : list) + ")");
   }
   if (c.duration > 0) {
     it->goal = 0;
@@ -206,8 +206,8 @@ Status ScriptPoseEdits::release(const ScriptCommand& c, const std::string& where
 void ScriptPoseEdits::advance(float dt) {
   for (Constraint& k : constraints_) {
     const float step = k.rate > 0 ? k.rate * dt : std::fabs(k.goal - k.weight);
-    k.weight = k.weight < k.goal ? std::min(k.goal, k.weight + step)
-                                 : std::max(k.goal, k.weight - step);
+    k.weight =
+        k.weight < k.goal ? std::min(k.goal, k.weight + step) : std::max(k.goal, k.weight - step);
     // Within float noise of the goal (frame times are differences of floats) is the goal.
     if (std::fabs(k.goal - k.weight) < 1e-5f) k.weight = k.goal;
   }
@@ -284,9 +284,8 @@ void ScriptPoseEdits::plant(const Animator& animator, std::span<Transform> local
 bool ScriptPoseEdits::solve(const Constraint& k, std::span<Transform> local,
                             std::span<Mat4> model) const {
   const Skeleton* skeleton = &asset_->skeleton;
-  const Vec3 target = k.target_joint != kNoParent
-                          ? model[k.target_joint].translation() + k.ik.target
-                          : k.ik.target;
+  const Vec3 target =
+      k.target_joint != kNoParent ? model[k.target_joint].translation() + k.ik.target : k.ik.target;
   bool reached = false;
   JointIndex from = k.joint;
   switch (k.ik.solver) {
