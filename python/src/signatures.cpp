@@ -7,9 +7,9 @@
 #include <Python.h>
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -107,8 +107,7 @@ std::string without_annotation(const std::string& param) {
   // The first top-level ':' starts the annotation, the first top-level '=' the default.
   std::size_t colon = std::string::npos, equals = std::string::npos;
   scan(param, 0, [&](std::size_t i, int depth) {
-    if (depth == 0 && param[i] == ':' && colon == std::string::npos &&
-        equals == std::string::npos)
+    if (depth == 0 && param[i] == ':' && colon == std::string::npos && equals == std::string::npos)
       colon = i;
     if (depth == 0 && param[i] == '=' && equals == std::string::npos) equals = i;
     return true;

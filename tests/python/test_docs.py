@@ -1,4 +1,5 @@
-"""Every ```python example of docs/python.md runs, in a folder where Soldier.glb is at hand."""
+"""Every ```python example of docs/python.md runs, in a folder where Soldier.glb is at hand, and
+checks what it shows with an assert (an example that only prints proves only that it ran)."""
 import os
 import pathlib
 import re
@@ -13,6 +14,8 @@ EXAMPLES = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
 
 def test_the_page_has_examples():
     assert len(EXAMPLES) >= 7
+    for index, example in enumerate(EXAMPLES):
+        assert "assert " in example, f"docs/python.md example {index + 1} checks nothing"
 
 
 @pytest.mark.parametrize("index", range(len(EXAMPLES)))

@@ -70,8 +70,9 @@ int run_convert_file(const ConvertOptions& o) {
 // One file of a folder conversion and what became of it.
 struct Job {
   fs::path input, output;
-  std::string error;  // empty: converted
-  std::vector<std::string> notes;
+  std::string error;               // empty: converted
+  std::vector<std::string> notes;  // the writer's
+  bool read_notes = false;         // the reader noted something (printed as it read)
 };
 
 // Every file under `root` that marrow reads (not descending into `skip`, the output folder when
@@ -111,6 +112,7 @@ void convert_one(Job& job, const LoadOptions& load) {
     job.error = asset.error().message;
     return;
   }
+  job.read_notes = !asset->warnings.empty();
   std::error_code ec;
   fs::create_directories(job.output.parent_path(), ec);
   if (Status st = save_asset(*asset, job.output.string(), &job.notes); !st) {
@@ -157,7 +159,7 @@ int run_convert_folder(const ConvertOptions& o) {
     if (!job.error.empty()) {
       ++failed;
       std::cerr << "marrow: failed: " << job.error << "\n";
-    } else if (!job.notes.empty()) {
+    } else if (!job.notes.empty() || job.read_notes) {
       ++noted;
       if (!o.quiet) {
         for (const std::string& n : job.notes)
