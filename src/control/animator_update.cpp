@@ -190,6 +190,61 @@ Transform walk(const ClipSet& set, Slot& s, double delta, bool root, std::uint64
   return motion;
 }
 
+// A follower's advance: its leader's carried over in proportion to the cycles, then the
+// remaining phase error closed, so a hitch loops the follower as often as its leader.
+double follower_delta(const ClipSet& set, const Slot& leader, const Slot& s) {
+  const double dl = leader.rules.duration, df = s.rules.duration;
+  const double nominal = dl > 0 ? leader.last_delta * (df / dl) : 0.0;
+  Slot probe = s;
+  probe.playhead = control_detail::advance(s.playhead, s.rules, nominal);
+  const double correction = control_detail::sync_delta(set, leader, probe);
+  const int leg = s.rules.wrap == WrapMode::kPingPong ? probe.playhead.leg : 1;
+  return nominal + correction * leg;
+}
+
+// Who fires events: clips that lead, and the heaviest sample of each blend space.
+void mark_emitters(std::span<Slot> slots) {
+  const std::size_t n = slots.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    Slot& s = slots[i];
+    if (!s.active) continue;
+    s.emits = s.kind == SlotKind::kClip && !s.follower;
+    if (s.kind != SlotKind::kSample || s.follower) continue;
+    bool heaviest = true;
+    for (std::size_t j = 0; j < n && heaviest; ++j) {
+      const Slot& c = slots[j];
+      if (j == i || !c.active || c.kind != SlotKind::kSample || c.head != s.head) continue;
+      heaviest = c.sample_weight < s.sample_weight || (c.sample_weight == s.sample_weight && j > i);
+    }
+    s.emits = heaviest;
+  }
+}
+
+// The blend of the players' motions, with the blend's rest fill-in below the threshold.
+Transform blend_motions(std::span<const Transform> motion, std::span<const float> motion_weight,
+                        float blend_threshold) {
+  float total = 0;
+  Vec3 t{};
+  Quat q{0, 0, 0, 0};
+  for (std::size_t i = 0; i < motion.size(); ++i) {
+    const float w = motion_weight[i];
+    if (!(w > 0)) continue;
+    total += w;
+    t += motion[i].translation * w;
+    Quat r = motion[i].rotation;
+    if (dot(q, r) < 0) r = negate(r);
+    q = add(q, scale(r, w));
+  }
+  Transform blended{};
+  if (total > 0) {
+    blended.translation = t * (1.0f / std::max(total, blend_threshold));
+    // The rest pose's share is the identity rotation.
+    if (total < blend_threshold) q = add(q, scale(Quat::identity(), blend_threshold - total));
+    blended.rotation = normalize(q);
+  }
+  return blended;
+}
+
 // Time, weights and sync for every slot of `slots`. With `result`, also the root motion.
 void advance_all(const ClipSet& set, const AnimatorOptions& options,
                  std::span<const float> layer_weights, std::span<Slot> slots, float dt,
@@ -251,16 +306,7 @@ void advance_all(const ClipSet& set, const AnimatorOptions& options,
                     ? 0.0
                     : scaled[from] * control_detail::clip_rate(set, s.clip, s.ticks_per_second);
       } else {
-        // The leader's advance carried over in proportion to the cycles, then the remaining
-        // phase error closed: a hitch loops the follower as often as its leader.
-        const Slot& leader = slots[leader_of[s.sync_group]];
-        const double dl = leader.rules.duration, df = s.rules.duration;
-        const double nominal = dl > 0 ? leader.last_delta * (df / dl) : 0.0;
-        Slot probe = s;
-        probe.playhead = control_detail::advance(s.playhead, s.rules, nominal);
-        const double correction = control_detail::sync_delta(set, leader, probe);
-        const int leg = s.rules.wrap == WrapMode::kPingPong ? probe.playhead.leg : 1;
-        delta = nominal + correction * leg;
+        delta = follower_delta(set, slots[leader_of[s.sync_group]], s);
       }
       s.last_delta = delta;
       const bool root = wants_root(s);
@@ -271,44 +317,13 @@ void advance_all(const ClipSet& set, const AnimatorOptions& options,
       }
     }
   }
-  // The heaviest sample of a blend space fires its events.
-  for (std::size_t i = 0; i < n; ++i) {
-    Slot& s = slots[i];
-    if (!s.active) continue;
-    s.emits = s.kind == SlotKind::kClip && !s.follower;
-    if (s.kind != SlotKind::kSample || s.follower) continue;
-    bool heaviest = true;
-    for (std::size_t j = 0; j < n && heaviest; ++j) {
-      const Slot& c = slots[j];
-      if (j == i || !c.active || c.kind != SlotKind::kSample || c.head != s.head) continue;
-      heaviest = c.sample_weight < s.sample_weight || (c.sample_weight == s.sample_weight && j > i);
-    }
-    s.emits = heaviest;
-  }
+  mark_emitters(slots);
   if (!result) return;
   result->skipped_crossings += skipped;
   if (root_on) {
-    // The blend of the players' motions, with the blend's rest fill-in below the threshold.
-    float total = 0;
-    Vec3 t{};
-    Quat q{0, 0, 0, 0};
-    for (std::size_t i = 0; i < n; ++i) {
-      const float w = motion_weight[i];
-      if (!(w > 0)) continue;
-      total += w;
-      t += motion[i].translation * w;
-      Quat r = motion[i].rotation;
-      if (dot(q, r) < 0) r = negate(r);
-      q = add(q, scale(r, w));
-    }
-    Transform blended{};
-    if (total > 0) {
-      blended.translation = t * (1.0f / std::max(total, options.blend_threshold));
-      // The rest pose's share is the identity rotation.
-      if (total < options.blend_threshold)
-        q = add(q, scale(Quat::identity(), options.blend_threshold - total));
-      blended.rotation = normalize(q);
-    }
+    const Transform blended =
+        blend_motions(std::span<const Transform>(motion, n),
+                      std::span<const float>(motion_weight, n), options.blend_threshold);
     result->root_motion = control_detail::to_model_space(blended, set.root_parent_model());
   }
 }

@@ -49,135 +49,160 @@ std::optional<std::uint32_t> StateMachineDefinition::parameter(std::string_view 
   return std::nullopt;
 }
 
+Status StateMachineDefinition::check_parameters() const {
+  for (std::size_t i = 0; i < desc_.parameters.size(); ++i) {
+    const ParameterDesc& p = desc_.parameters[i];
+    if (p.name.empty()) return make_error(at("parameters", i, "name"), "is empty");
+    if (!std::isfinite(p.initial))
+      return make_error(at("parameters", i, "initial"), "is not finite");
+    for (std::size_t j = 0; j < i; ++j) {
+      if (desc_.parameters[j].name == p.name) {
+        return make_error(at("parameters", i, "name"),
+                          "'" + p.name + "' is already parameter " + std::to_string(j));
+      }
+    }
+  }
+  return {};
+}
+
+Result<std::uint32_t> StateMachineDefinition::float_parameter(const std::string& name,
+                                                              const std::string& where) const {
+  const std::optional<std::uint32_t> p = parameter(name);
+  if (!p) return make_error(where, "no parameter named '" + name + "'");
+  if (desc_.parameters[*p].type != ParameterType::kFloat) {
+    return make_error(where, "parameter '" + name + "' is not a float");
+  }
+  return *p;
+}
+
+Status StateMachineDefinition::add_state(std::size_t i) {
+  const StateDesc& s = desc_.states[i];
+  if (s.name.empty()) return make_error(at("states", i, "name"), "is empty");
+  for (std::size_t j = 0; j < i; ++j) {
+    if (desc_.states[j].name == s.name) {
+      return make_error(at("states", i, "name"),
+                        "'" + s.name + "' is already state " + std::to_string(j));
+    }
+  }
+  if (!std::isfinite(s.speed)) return make_error(at("states", i, "speed"), "is not finite");
+  State state;
+  if (s.clip.empty() == s.blend_space.empty()) {
+    return make_error(at("states", i), "needs exactly one of a clip and a blend space");
+  }
+  if (!s.clip.empty()) {
+    Result<ClipId> clip = set_->clip_id(s.clip);
+    if (!clip) return make_error(at("states", i, "clip"), clip.error().message);
+    if (set_->is_additive(*clip)) {
+      return make_error(at("states", i, "clip"), "'" + s.clip + "' is an additive clip");
+    }
+    state.clip = *clip;
+  } else {
+    Result<BlendSpaceId> space = set_->blend_space_id(s.blend_space);
+    if (!space) return make_error(at("states", i, "blend_space"), space.error().message);
+    state.blend_space = *space;
+    Result<std::uint32_t> x = float_parameter(s.parameter_x, at("states", i, "x"));
+    if (!x) return x.error();
+    state.x = *x;
+    if (set_->blend_space(*space).dimensions() == 2) {
+      Result<std::uint32_t> y = float_parameter(s.parameter_y, at("states", i, "y"));
+      if (!y) return y.error();
+      state.y = *y;
+    }
+  }
+  if (s.sync && desc_.sync_group < 0) {
+    return make_error(at("states", i, "sync"), "the machine has no sync group");
+  }
+  states_.push_back(state);
+  return {};
+}
+
+// Transition i's conditions: each names a parameter whose type suits its test.
+Status StateMachineDefinition::add_conditions(std::size_t i) {
+  const TransitionDesc& t = desc_.transitions[i];
+  for (std::size_t c = 0; c < t.conditions.size(); ++c) {
+    const ConditionDesc& cd = t.conditions[c];
+    const std::string where = at("transitions", i) + "." + at("conditions", c, "parameter");
+    const std::optional<std::uint32_t> p = parameter(cd.parameter);
+    if (!p) return make_error(where, "no parameter named '" + cd.parameter + "'");
+    const ParameterType type = desc_.parameters[*p].type;
+    const bool fits = (type == ParameterType::kFloat && is_comparison(cd.op)) ||
+                      (type == ParameterType::kBool &&
+                       (cd.op == CompareOp::kTrue || cd.op == CompareOp::kFalse)) ||
+                      (type == ParameterType::kTrigger && cd.op == CompareOp::kTriggered);
+    if (!fits) {
+      return make_error(where,
+                        "the test does not suit the parameter's type (floats compare, "
+                        "bools are true or false, triggers are triggered)");
+    }
+    if (!std::isfinite(cd.value)) {
+      return make_error(at("transitions", i) + "." + at("conditions", c, "value"), "is not finite");
+    }
+    conditions_.push_back({*p, cd.op, cd.value});
+  }
+  return {};
+}
+
+// Transition i's marker: one the source state's clips have, where it can be crossed.
+Status StateMachineDefinition::set_marker(std::size_t i, Transition& tr) {
+  const TransitionDesc& t = desc_.transitions[i];
+  if (t.at_marker.empty()) return {};
+  const std::optional<std::uint32_t> name = set_->find_name(t.at_marker);
+  bool found = false;
+  const auto has = [&](ClipId clip) {
+    for (const SyncMarker& m : set_->markers(clip)) found = found || m.name == t.at_marker;
+  };
+  for (std::size_t s = 0; s < states_.size(); ++s) {
+    if (tr.from != kNoId && s != tr.from) continue;
+    if (states_[s].clip != kNoId) has(states_[s].clip);
+    if (states_[s].blend_space != kNoId) {
+      for (const BlendSample& b : set_->blend_space(states_[s].blend_space).samples()) has(b.clip);
+    }
+  }
+  if (!name || !found) {
+    return make_error(at("transitions", i, "at_marker"),
+                      "no clip of the source state has a sync marker '" + t.at_marker + "'");
+  }
+  tr.marker = *name;
+  uses_markers_ = true;
+  return {};
+}
+
+Status StateMachineDefinition::add_transition(std::size_t i) {
+  const TransitionDesc& t = desc_.transitions[i];
+  Transition tr;
+  if (t.from != "*") {
+    const std::optional<std::uint32_t> from = state(t.from);
+    if (!from) return make_error(at("transitions", i, "from"), "no state named '" + t.from + "'");
+    tr.from = *from;
+  }
+  const std::optional<std::uint32_t> to = state(t.to);
+  if (!to) return make_error(at("transitions", i, "to"), "no state named '" + t.to + "'");
+  tr.to = *to;
+  if (!std::isfinite(t.duration) || t.duration < 0) {
+    return make_error(at("transitions", i, "duration"), "is negative or not finite");
+  }
+  tr.first_condition = static_cast<std::uint32_t>(conditions_.size());
+  if (Status s = add_conditions(i); !s) return s;
+  tr.condition_count = static_cast<std::uint32_t>(t.conditions.size());
+  if (Status s = set_marker(i, tr); !s) return s;
+  if (Status s = check_exit(t, i, tr); !s) return s;
+  if (t.kind == TransitionKind::kInertialize) uses_inertialization_ = true;
+  transitions_.push_back(tr);
+  return {};
+}
+
 Result<std::shared_ptr<const StateMachineDefinition>> StateMachineDefinition::create(
     const StateMachineDesc& desc, const ClipSet& set) {
   auto def = std::make_shared<StateMachineDefinition>();
   def->desc_ = desc;
   def->set_ = &set;
   if (desc.states.empty()) return make_error("states", "a state machine needs at least one state");
-  for (std::size_t i = 0; i < desc.parameters.size(); ++i) {
-    const ParameterDesc& p = desc.parameters[i];
-    if (p.name.empty()) return make_error(at("parameters", i, "name"), "is empty");
-    if (!std::isfinite(p.initial))
-      return make_error(at("parameters", i, "initial"), "is not finite");
-    for (std::size_t j = 0; j < i; ++j) {
-      if (desc.parameters[j].name == p.name) {
-        return make_error(at("parameters", i, "name"),
-                          "'" + p.name + "' is already parameter " + std::to_string(j));
-      }
-    }
-  }
-  const auto float_parameter = [&](const std::string& name,
-                                   const std::string& where) -> Result<std::uint32_t> {
-    const std::optional<std::uint32_t> p = def->parameter(name);
-    if (!p) return make_error(where, "no parameter named '" + name + "'");
-    if (desc.parameters[*p].type != ParameterType::kFloat) {
-      return make_error(where, "parameter '" + name + "' is not a float");
-    }
-    return *p;
-  };
+  if (Status s = def->check_parameters(); !s) return s.error();
   for (std::size_t i = 0; i < desc.states.size(); ++i) {
-    const StateDesc& s = desc.states[i];
-    if (s.name.empty()) return make_error(at("states", i, "name"), "is empty");
-    for (std::size_t j = 0; j < i; ++j) {
-      if (desc.states[j].name == s.name) {
-        return make_error(at("states", i, "name"),
-                          "'" + s.name + "' is already state " + std::to_string(j));
-      }
-    }
-    if (!std::isfinite(s.speed)) return make_error(at("states", i, "speed"), "is not finite");
-    State state;
-    if (s.clip.empty() == s.blend_space.empty()) {
-      return make_error(at("states", i), "needs exactly one of a clip and a blend space");
-    }
-    if (!s.clip.empty()) {
-      Result<ClipId> clip = set.clip_id(s.clip);
-      if (!clip) return make_error(at("states", i, "clip"), clip.error().message);
-      if (set.is_additive(*clip)) {
-        return make_error(at("states", i, "clip"), "'" + s.clip + "' is an additive clip");
-      }
-      state.clip = *clip;
-    } else {
-      Result<BlendSpaceId> space = set.blend_space_id(s.blend_space);
-      if (!space) return make_error(at("states", i, "blend_space"), space.error().message);
-      state.blend_space = *space;
-      Result<std::uint32_t> x = float_parameter(s.parameter_x, at("states", i, "x"));
-      if (!x) return x.error();
-      state.x = *x;
-      if (set.blend_space(*space).dimensions() == 2) {
-        Result<std::uint32_t> y = float_parameter(s.parameter_y, at("states", i, "y"));
-        if (!y) return y.error();
-        state.y = *y;
-      }
-    }
-    if (s.sync && desc.sync_group < 0) {
-      return make_error(at("states", i, "sync"), "the machine has no sync group");
-    }
-    def->states_.push_back(state);
+    if (Status s = def->add_state(i); !s) return s.error();
   }
   for (std::size_t i = 0; i < desc.transitions.size(); ++i) {
-    const TransitionDesc& t = desc.transitions[i];
-    Transition tr;
-    if (t.from != "*") {
-      const std::optional<std::uint32_t> from = def->state(t.from);
-      if (!from) return make_error(at("transitions", i, "from"), "no state named '" + t.from + "'");
-      tr.from = *from;
-    }
-    const std::optional<std::uint32_t> to = def->state(t.to);
-    if (!to) return make_error(at("transitions", i, "to"), "no state named '" + t.to + "'");
-    tr.to = *to;
-    if (!std::isfinite(t.duration) || t.duration < 0) {
-      return make_error(at("transitions", i, "duration"), "is negative or not finite");
-    }
-    tr.first_condition = static_cast<std::uint32_t>(def->conditions_.size());
-    for (std::size_t c = 0; c < t.conditions.size(); ++c) {
-      const ConditionDesc& cd = t.conditions[c];
-      const std::string where = at("transitions", i) + "." + at("conditions", c, "parameter");
-      const std::optional<std::uint32_t> p = def->parameter(cd.parameter);
-      if (!p) return make_error(where, "no parameter named '" + cd.parameter + "'");
-      const ParameterType type = desc.parameters[*p].type;
-      const bool fits = (type == ParameterType::kFloat && is_comparison(cd.op)) ||
-                        (type == ParameterType::kBool &&
-                         (cd.op == CompareOp::kTrue || cd.op == CompareOp::kFalse)) ||
-                        (type == ParameterType::kTrigger && cd.op == CompareOp::kTriggered);
-      if (!fits) {
-        return make_error(where,
-                          "the test does not suit the parameter's type (floats compare, "
-                          "bools are true or false, triggers are triggered)");
-      }
-      if (!std::isfinite(cd.value)) {
-        return make_error(at("transitions", i) + "." + at("conditions", c, "value"),
-                          "is not finite");
-      }
-      def->conditions_.push_back({*p, cd.op, cd.value});
-    }
-    tr.condition_count = static_cast<std::uint32_t>(t.conditions.size());
-    if (!t.at_marker.empty()) {
-      const std::optional<std::uint32_t> name = set.find_name(t.at_marker);
-      // The marker must be somewhere it can be crossed: on the source state's clips.
-      bool found = false;
-      const auto has = [&](ClipId clip) {
-        for (const SyncMarker& m : set.markers(clip)) found = found || m.name == t.at_marker;
-      };
-      for (std::size_t s = 0; s < def->states_.size(); ++s) {
-        if (tr.from != kNoId && s != tr.from) continue;
-        if (def->states_[s].clip != kNoId) has(def->states_[s].clip);
-        if (def->states_[s].blend_space != kNoId) {
-          for (const BlendSample& b : set.blend_space(def->states_[s].blend_space).samples()) {
-            has(b.clip);
-          }
-        }
-      }
-      if (!name || !found) {
-        return make_error(at("transitions", i, "at_marker"),
-                          "no clip of the source state has a sync marker '" + t.at_marker + "'");
-      }
-      tr.marker = *name;
-      def->uses_markers_ = true;
-    }
-    if (Status s = check_exit(t, i, tr); !s) return s.error();
-    if (t.kind == TransitionKind::kInertialize) def->uses_inertialization_ = true;
-    def->transitions_.push_back(tr);
+    if (Status s = def->add_transition(i); !s) return s.error();
   }
   if (!desc.initial.empty()) {
     const std::optional<std::uint32_t> initial = def->state(desc.initial);

@@ -79,10 +79,10 @@ float FootContactTrack::contact_fraction(float duration) const {
   return std::min(total / duration, 1.0f);
 }
 
-Result<FootContacts> detect_foot_contacts(const Skeleton& skeleton, const Clip& clip,
-                                          std::span<const FootJoints> feet,
-                                          const FootContactOptions& options) {
-  const FootContactOptions& o = options;
+namespace {
+
+Status check_inputs(const Skeleton& skeleton, const Clip& clip, std::span<const FootJoints> feet,
+                    const FootContactOptions& o) {
   if (clip.joint_count() != skeleton.size()) {
     return make_error(kWhere, "clip '" + clip.name() + "' was built for " +
                                   std::to_string(clip.joint_count()) +
@@ -100,13 +100,15 @@ Result<FootContacts> detect_foot_contacts(const Skeleton& skeleton, const Clip& 
                       "and positive, min_duration finite and not negative");
   }
   if (feet.empty()) return make_error(kWhere, "no feet given");
-  const Vec3 up = o.up * (1.0f / length(o.up));
+  return {};
+}
 
-  // Model-space rest positions give each leg's length.
+// One track per foot with its leg's rest-pose length (the thresholds' unit); errors name the foot.
+Result<std::vector<FootContactTrack>> tracks_of(const Skeleton& skeleton,
+                                                std::span<const FootJoints> feet) {
   std::vector<Mat4> model(skeleton.size());
   (void)local_to_model(skeleton, skeleton.rest_pose(), model);
-  FootContacts result;
-  result.duration = clip.duration();
+  std::vector<FootContactTrack> tracks;
   for (std::size_t f = 0; f < feet.size(); ++f) {
     const FootJoints& fj = feet[f];
     const std::string which = "foot " + std::to_string(f);
@@ -128,105 +130,157 @@ Result<FootContacts> detect_foot_contacts(const Skeleton& skeleton, const Clip& 
       return make_error(kWhere, which + " ('" + skeleton.name(fj.foot) +
                                     "'): the leg above it has zero length in the rest pose");
     }
-    result.feet.push_back({fj, leg, {}});
+    tracks.push_back({fj, leg, {}});
   }
+  return tracks;
+}
 
-  // Positions of every foot joint on the grid t_k = duration * k / (n - 1).
+constexpr std::size_t kJointsPerFoot = 2;  // the ankle, then the toe (or the ankle again)
+
+// Every foot joint's model-space position on the grid t_k = duration * k / (n - 1), joint-major.
+struct FootSamples {
+  std::size_t n = 1;
+  float dt = 0;
+  std::vector<Vec3> positions;  // [joint * n + k], joints foot-major
+  float time(std::size_t k, float duration) const {
+    return k + 1 == n ? duration : dt * static_cast<float>(k);
+  }
+};
+
+FootSamples sample_feet(const Skeleton& skeleton, const Clip& clip,
+                        std::span<const FootJoints> feet, float sample_rate) {
+  FootSamples s;
   const float duration = clip.duration();
-  const std::size_t n =
-      duration > 0 ? static_cast<std::size_t>(std::ceil(duration * o.sample_rate)) + 1 : 1;
-  const float dt = n > 1 ? duration / static_cast<float>(n - 1) : 0.0f;
-  const std::size_t joints_per_foot = 2;
-  std::vector<Vec3> positions(n * feet.size() * joints_per_foot);
+  s.n = duration > 0 ? static_cast<std::size_t>(std::ceil(duration * sample_rate)) + 1 : 1;
+  s.dt = s.n > 1 ? duration / static_cast<float>(s.n - 1) : 0.0f;
+  s.positions.resize(s.n * feet.size() * kJointsPerFoot);
   std::vector<Transform> local(skeleton.size());
+  std::vector<Mat4> model(skeleton.size());
   SamplingCursor cursor(clip);
-  for (std::size_t k = 0; k < n; ++k) {
-    const float t = k + 1 == n ? duration : dt * static_cast<float>(k);
-    (void)sample(clip, skeleton.rest_pose(), t, cursor, local);
+  for (std::size_t k = 0; k < s.n; ++k) {
+    (void)sample(clip, skeleton.rest_pose(), s.time(k, duration), cursor, local);
     (void)local_to_model(skeleton, local, model);
     for (std::size_t f = 0; f < feet.size(); ++f) {
       const JointIndex toe = feet[f].toe == kNoParent ? feet[f].foot : feet[f].toe;
-      positions[(f * joints_per_foot + 0) * n + k] = model[feet[f].foot].translation();
-      positions[(f * joints_per_foot + 1) * n + k] = model[toe].translation();
+      s.positions[(f * kJointsPerFoot + 0) * s.n + k] = model[feet[f].foot].translation();
+      s.positions[(f * kJointsPerFoot + 1) * s.n + k] = model[toe].translation();
     }
   }
+  return s;
+}
 
-  // A loop's last sample repeats its first: work on the n - 1 distinct ones.
-  const bool circular = o.looping && n >= 3;
-  const std::size_t m = circular ? n - 1 : n;
+// Which joints are low at which samples, their horizontal velocities, and the ground's velocity
+// (the median over the low samples), over the m distinct samples (a loop's last repeats its
+// first).
+struct FootMotion {
+  std::size_t m = 0;
+  bool circular = false;
+  std::vector<char> low;         // [joint * m + k]
+  std::vector<Vec3> velocities;  // [joint * m + k]
+  Vec3 ground_velocity{0, 0, 0};
+};
+
+FootMotion motion_of(const FootSamples& s, std::span<const FootContactTrack> tracks, Vec3 up,
+                     const FootContactOptions& o) {
+  FootMotion mo;
+  const std::size_t n = s.n;
+  mo.circular = o.looping && n >= 3;
+  const std::size_t m = mo.m = mo.circular ? n - 1 : n;
+  const float dt = s.dt;
   const auto velocity = [&](const Vec3* p, std::size_t k) -> Vec3 {
     if (m < 2 || !(dt > 0)) return {0, 0, 0};
-    if (circular) return (p[(k + 1) % m] - p[(k + m - 1) % m]) * (0.5f / dt);
+    if (mo.circular) return (p[(k + 1) % m] - p[(k + m - 1) % m]) * (0.5f / dt);
     if (k == 0) return (p[1] - p[0]) * (1.0f / dt);
     if (k + 1 == m) return (p[m - 1] - p[m - 2]) * (1.0f / dt);
     return (p[k + 1] - p[k - 1]) * (0.5f / dt);
   };
-
-  // low[j * m + k]: joint j (foot-major, ankle then toe) is low at sample k.
-  const std::size_t joint_count = feet.size() * joints_per_foot;
-  std::vector<char> low(joint_count * m);
-  std::vector<Vec3> velocities(joint_count * m);
+  const std::size_t joint_count = tracks.size() * kJointsPerFoot;
+  mo.low.resize(joint_count * m);
+  mo.velocities.resize(joint_count * m);
   std::vector<float> ground_x, ground_y, ground_z;
   for (std::size_t j = 0; j < joint_count; ++j) {
-    const Vec3* p = &positions[j * n];
-    const float leg = result.feet[j / joints_per_foot].leg_length;
+    const Vec3* p = &s.positions[j * n];
+    const float leg = tracks[j / kJointsPerFoot].leg_length;
     float lowest = dot(p[0], up);
     for (std::size_t k = 1; k < m; ++k) lowest = std::min(lowest, dot(p[k], up));
     for (std::size_t k = 0; k < m; ++k) {
-      low[j * m + k] = dot(p[k], up) - lowest <= o.height_tolerance * leg;
-      velocities[j * m + k] = horizontal(velocity(p, k), up);
-      if (low[j * m + k]) {
-        ground_x.push_back(velocities[j * m + k].x);
-        ground_y.push_back(velocities[j * m + k].y);
-        ground_z.push_back(velocities[j * m + k].z);
+      mo.low[j * m + k] = dot(p[k], up) - lowest <= o.height_tolerance * leg;
+      mo.velocities[j * m + k] = horizontal(velocity(p, k), up);
+      if (mo.low[j * m + k]) {
+        ground_x.push_back(mo.velocities[j * m + k].x);
+        ground_y.push_back(mo.velocities[j * m + k].y);
+        ground_z.push_back(mo.velocities[j * m + k].z);
       }
     }
   }
   if (o.estimate_ground_velocity) {
-    result.ground_velocity = horizontal({median(ground_x), median(ground_y), median(ground_z)}, up);
+    mo.ground_velocity = horizontal({median(ground_x), median(ground_y), median(ground_z)}, up);
   }
+  return mo;
+}
 
+// The runs of contact samples as intervals; with a loop, a run through the loop point is one
+// interval that wraps.
+void add_intervals(const std::vector<char>& contact, const FootSamples& s, const FootMotion& mo,
+                   float duration, FootContactTrack& track) {
+  const std::size_t m = mo.m;
+  if (std::all_of(contact.begin(), contact.end(), [](char c) { return c != 0; })) {
+    track.intervals.push_back({0, duration});
+    return;
+  }
+  for (std::size_t k = 0; k < m;) {
+    if (!contact[k]) {
+      ++k;
+      continue;
+    }
+    std::size_t e = k;
+    while (e + 1 < m && contact[e + 1]) ++e;
+    track.intervals.push_back({s.time(k, duration), s.time(e, duration)});
+    k = e + 1;
+  }
+  if (mo.circular && contact[0] && contact[m - 1] && track.intervals.size() >= 2) {
+    const ContactInterval first = track.intervals.front();
+    const ContactInterval last = track.intervals.back();
+    track.intervals.erase(track.intervals.begin());
+    track.intervals.back() = {last.start, first.end};
+  }
+}
+
+}  // namespace
+
+Result<FootContacts> detect_foot_contacts(const Skeleton& skeleton, const Clip& clip,
+                                          std::span<const FootJoints> feet,
+                                          const FootContactOptions& options) {
+  const FootContactOptions& o = options;
+  if (Status s = check_inputs(skeleton, clip, feet, o); !s) return s.error();
+  const Vec3 up = o.up * (1.0f / length(o.up));
+  Result<std::vector<FootContactTrack>> tracks = tracks_of(skeleton, feet);
+  if (!tracks) return tracks.error();
+  FootContacts result;
+  result.duration = clip.duration();
+  result.feet = std::move(tracks).value();
+
+  const FootSamples samples = sample_feet(skeleton, clip, feet, o.sample_rate);
+  const FootMotion motion = motion_of(samples, result.feet, up, o);
+  result.ground_velocity = motion.ground_velocity;
+  const std::size_t m = motion.m;
   const std::size_t min_samples =
-      dt > 0 ? static_cast<std::size_t>(std::ceil(o.min_duration / dt - 1e-4f)) : 0;
+      samples.dt > 0 ? static_cast<std::size_t>(std::ceil(o.min_duration / samples.dt - 1e-4f)) : 0;
   std::vector<char> contact(m);
   for (std::size_t f = 0; f < feet.size(); ++f) {
     FootContactTrack& track = result.feet[f];
     const float speed_limit = o.speed_tolerance * track.leg_length;
     for (std::size_t k = 0; k < m; ++k) {
       bool on = false;
-      for (std::size_t i = 0; i < joints_per_foot; ++i) {
-        const std::size_t j = f * joints_per_foot + i;
-        const float speed = length(velocities[j * m + k] - result.ground_velocity);
-        on = on || (low[j * m + k] && speed <= speed_limit);
+      for (std::size_t i = 0; i < kJointsPerFoot; ++i) {
+        const std::size_t j = f * kJointsPerFoot + i;
+        const float speed = length(motion.velocities[j * m + k] - result.ground_velocity);
+        on = on || (motion.low[j * m + k] && speed <= speed_limit);
       }
       contact[k] = on;
     }
-    debounce(contact, circular, min_samples);
-
-    const auto time_of = [&](std::size_t k) {
-      return k + 1 == n ? duration : dt * static_cast<float>(k);
-    };
-    if (std::all_of(contact.begin(), contact.end(), [](char c) { return c != 0; })) {
-      track.intervals.push_back({0, duration});
-      continue;
-    }
-    for (std::size_t k = 0; k < m;) {
-      if (!contact[k]) {
-        ++k;
-        continue;
-      }
-      std::size_t e = k;
-      while (e + 1 < m && contact[e + 1]) ++e;
-      track.intervals.push_back({time_of(k), time_of(e)});
-      k = e + 1;
-    }
-    if (circular && contact[0] && contact[m - 1] && track.intervals.size() >= 2) {
-      // The first and the last run are one contact through the loop point.
-      const ContactInterval first = track.intervals.front();
-      const ContactInterval last = track.intervals.back();
-      track.intervals.erase(track.intervals.begin());
-      track.intervals.back() = {last.start, first.end};
-    }
+    debounce(contact, motion.circular, min_samples);
+    add_intervals(contact, samples, motion, result.duration, track);
   }
   return result;
 }

@@ -104,6 +104,104 @@ Result<std::vector<Transform>> sample_reference_pose(const Skeleton& skeleton, c
   return pose;
 }
 
+namespace {
+
+// A joint track's keys as deltas from `ref`. Each key holds one value, or in-tangent, value,
+// out-tangent for cubic splines. Every map is affine in the key's floats (a constant offset, a
+// per-axis ratio, a left product with a fixed quaternion), so interpolating the mapped keys gives
+// the mapped samples: tangents take the linear part only (no offset).
+void to_deltas(const Track& track, const Transform& ref, std::vector<float>& values) {
+  const std::uint32_t c = components_of(track.target);
+  const bool cubic = track.interpolation == Interpolation::kCubicSpline;
+  for (std::size_t part = 0; part < values.size() / c; ++part) {
+    float* v = values.data() + part * c;
+    const bool is_value = !cubic || part % 3 == 1;
+    switch (track.target) {
+      case TrackTarget::kTranslation:
+        if (is_value) {
+          v[0] -= ref.translation.x, v[1] -= ref.translation.y, v[2] -= ref.translation.z;
+        }
+        break;
+      case TrackTarget::kRotation: {
+        const Quat q = conjugate(ref.rotation) * Quat{v[0], v[1], v[2], v[3]};
+        v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+        break;
+      }
+      case TrackTarget::kScale: {
+        const float r[3] = {ref.scale.x, ref.scale.y, ref.scale.z};
+        for (int k = 0; k < 3; ++k) {
+          // A collapsed reference axis keeps a constant ratio of 1 (zero tangent).
+          v[k] = std::fabs(r[k]) > kTinyScale ? v[k] / r[k] : (is_value ? 1.0f : 0.0f);
+        }
+        break;
+      }
+    }
+  }
+}
+
+// Weight deltas are differences (weights add): values minus the reference, tangents as they are.
+Status add_weight_deltas(const Clip& clip, std::span<const float> reference_weights,
+                         const std::string& where, ClipBuilder& builder) {
+  std::vector<float> values;
+  const std::span<const WeightTrack> weight_tracks = clip.weight_tracks();
+  for (std::size_t i = 0; i < weight_tracks.size(); ++i) {
+    const WeightTrack& track = weight_tracks[i];
+    const std::uint32_t w = track.weight_count;
+    const bool cubic = track.interpolation == Interpolation::kCubicSpline;
+    const std::span<const float> src = clip.values().subspan(
+        track.first_value, std::size_t{floats_per_key(track)} * track.key_count);
+    values.assign(src.begin(), src.end());
+    if (!reference_weights.empty()) {
+      for (std::size_t part = 0; part < values.size() / w; ++part) {
+        if (cubic && part % 3 != 1) continue;
+        for (std::uint32_t c = 0; c < w; ++c)
+          values[part * w + c] -= reference_weights[track.first_weight + c];
+      }
+    }
+    const std::span<const float> times = clip.times().subspan(track.first_key, track.key_count);
+    Status status =
+        builder.add_weight_track(track.node, clip.weight_track_node_names()[i], track.first_weight,
+                                 w, track.interpolation, times, values, where);
+    if (!status) return status;
+  }
+  builder.set_weight_count(clip.weight_count());
+  return {};
+}
+
+// Channels without a track hold the rest value: their delta is constant, and only worth a track
+// where the reference is not the rest pose there. `animated` has a bit per joint and target.
+Status add_constant_deltas(const Skeleton& skeleton, std::span<const Transform> reference,
+                           const std::vector<std::uint8_t>& animated, const std::string& where,
+                           ClipBuilder& builder) {
+  const std::span<const Transform> rest = skeleton.rest_pose();
+  const float zero[1] = {0.0f};
+  for (std::size_t j = 0; j < skeleton.size(); ++j) {
+    const Transform d = additive_delta(reference[j], rest[j]);
+    const auto joint = static_cast<JointIndex>(j);
+    const auto add_constant = [&](TrackTarget target, std::span<const float> value) {
+      return builder.add_track(joint, skeleton.name(j), target, Interpolation::kLinear, zero, value,
+                               where);
+    };
+    Status status;
+    if (!(animated[j] & 1u) && rest[j].translation != reference[j].translation) {
+      const float v[3] = {d.translation.x, d.translation.y, d.translation.z};
+      status = add_constant(TrackTarget::kTranslation, v);
+    }
+    if (status && !(animated[j] & 2u) && rest[j].rotation != reference[j].rotation) {
+      const float v[4] = {d.rotation.x, d.rotation.y, d.rotation.z, d.rotation.w};
+      status = add_constant(TrackTarget::kRotation, v);
+    }
+    if (status && !(animated[j] & 4u) && rest[j].scale != reference[j].scale) {
+      const float v[3] = {d.scale.x, d.scale.y, d.scale.z};
+      status = add_constant(TrackTarget::kScale, v);
+    }
+    if (!status) return status;
+  }
+  return {};
+}
+
+}  // namespace
+
 Result<Clip> make_additive_clip(const Clip& clip, const Skeleton& skeleton,
                                 std::span<const Transform> reference,
                                 std::span<const float> reference_weights) {
@@ -134,98 +232,20 @@ Result<Clip> make_additive_clip(const Clip& clip, const Skeleton& skeleton,
   const std::span<const Track> tracks = clip.tracks();
   for (std::size_t i = 0; i < tracks.size(); ++i) {
     const Track& track = tracks[i];
-    const Transform& ref = reference[track.joint];
     const std::uint32_t per_key = floats_per_key(track.target, track.interpolation);
-    const std::uint32_t c = components_of(track.target);
-    const bool cubic = track.interpolation == Interpolation::kCubicSpline;
     animated[track.joint] |= static_cast<std::uint8_t>(1u << static_cast<unsigned>(track.target));
     const std::span<const float> src =
         clip.values().subspan(track.first_value, std::size_t{per_key} * track.key_count);
     values.assign(src.begin(), src.end());
-    // Each key holds one value, or in-tangent, value, out-tangent for cubic splines. Every map
-    // below is affine in the key's floats (a constant offset, a per-axis ratio, a left product
-    // with a fixed quaternion), so interpolating the mapped keys gives the mapped samples:
-    // tangents take the linear part only (no offset).
-    for (std::size_t part = 0; part < values.size() / c; ++part) {
-      float* v = values.data() + part * c;
-      const bool is_value = !cubic || part % 3 == 1;
-      switch (track.target) {
-        case TrackTarget::kTranslation:
-          if (is_value) {
-            v[0] -= ref.translation.x, v[1] -= ref.translation.y, v[2] -= ref.translation.z;
-          }
-          break;
-        case TrackTarget::kRotation: {
-          const Quat q = conjugate(ref.rotation) * Quat{v[0], v[1], v[2], v[3]};
-          v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
-          break;
-        }
-        case TrackTarget::kScale: {
-          const float r[3] = {ref.scale.x, ref.scale.y, ref.scale.z};
-          for (int k = 0; k < 3; ++k) {
-            // A collapsed reference axis keeps a constant ratio of 1 (zero tangent).
-            v[k] = std::fabs(r[k]) > kTinyScale ? v[k] / r[k] : (is_value ? 1.0f : 0.0f);
-          }
-          break;
-        }
-      }
-    }
+    to_deltas(track, reference[track.joint], values);
     const std::span<const float> times = clip.times().subspan(track.first_key, track.key_count);
     Status status = builder.add_track(track.joint, clip.track_joint_names()[i], track.target,
                                       track.interpolation, times, values, where);
     if (!status) return status.error();
   }
-
-  // Weight deltas are differences (weights add): values minus the reference, tangents as they
-  // are.
-  const std::span<const WeightTrack> weight_tracks = clip.weight_tracks();
-  for (std::size_t i = 0; i < weight_tracks.size(); ++i) {
-    const WeightTrack& track = weight_tracks[i];
-    const std::uint32_t w = track.weight_count;
-    const bool cubic = track.interpolation == Interpolation::kCubicSpline;
-    const std::span<const float> src = clip.values().subspan(
-        track.first_value, std::size_t{floats_per_key(track)} * track.key_count);
-    values.assign(src.begin(), src.end());
-    if (!reference_weights.empty()) {
-      for (std::size_t part = 0; part < values.size() / w; ++part) {
-        if (cubic && part % 3 != 1) continue;
-        for (std::uint32_t c = 0; c < w; ++c)
-          values[part * w + c] -= reference_weights[track.first_weight + c];
-      }
-    }
-    const std::span<const float> times = clip.times().subspan(track.first_key, track.key_count);
-    Status status =
-        builder.add_weight_track(track.node, clip.weight_track_node_names()[i], track.first_weight,
-                                 w, track.interpolation, times, values, where);
-    if (!status) return status.error();
-  }
-  builder.set_weight_count(clip.weight_count());
-
-  // Channels without a track hold the rest value: their delta is constant, and only worth a
-  // track where the reference is not the rest pose there.
-  const std::span<const Transform> rest = skeleton.rest_pose();
-  const float zero[1] = {0.0f};
-  for (std::size_t j = 0; j < n; ++j) {
-    const Transform d = additive_delta(reference[j], rest[j]);
-    const auto joint = static_cast<JointIndex>(j);
-    const auto add_constant = [&](TrackTarget target, std::span<const float> value) {
-      return builder.add_track(joint, skeleton.name(j), target, Interpolation::kLinear, zero, value,
-                               where);
-    };
-    Status status;
-    if (!(animated[j] & 1u) && rest[j].translation != reference[j].translation) {
-      const float v[3] = {d.translation.x, d.translation.y, d.translation.z};
-      status = add_constant(TrackTarget::kTranslation, v);
-    }
-    if (status && !(animated[j] & 2u) && rest[j].rotation != reference[j].rotation) {
-      const float v[4] = {d.rotation.x, d.rotation.y, d.rotation.z, d.rotation.w};
-      status = add_constant(TrackTarget::kRotation, v);
-    }
-    if (status && !(animated[j] & 4u) && rest[j].scale != reference[j].scale) {
-      const float v[3] = {d.scale.x, d.scale.y, d.scale.z};
-      status = add_constant(TrackTarget::kScale, v);
-    }
-    if (!status) return status.error();
+  if (Status s = add_weight_deltas(clip, reference_weights, where, builder); !s) return s.error();
+  if (Status s = add_constant_deltas(skeleton, reference, animated, where, builder); !s) {
+    return s.error();
   }
   return builder.build(n, where);
 }

@@ -72,98 +72,98 @@ void add_same_name_pairs(const Skeleton& source, const Skeleton& target, Retarge
   }
 }
 
-}  // namespace
+// Both sides matched to the humanoid profile (when the spec asks for it) into map's rigs.
+Status match_rigs(const Skeleton& source, const Skeleton& target, const RetargetMapSpec& spec,
+                  std::span<const Transform> source_pose, std::span<const Transform> target_pose,
+                  const std::string& at, RetargetMap& map) {
+  if (!spec.automatic && spec.source_parts.empty() && spec.target_parts.empty()) return {};
+  HumanoidMatchOptions so, to;
+  so.explicit_parts = spec.source_parts;
+  so.pose = source_pose;
+  so.map_section = "source";
+  to.explicit_parts = spec.target_parts;
+  to.pose = target_pose;
+  to.map_section = "target";
+  Result<HumanoidRig> s = match_humanoid(source, so, at + ": source");
+  if (!s) return s.error();
+  Result<HumanoidRig> t = match_humanoid(target, to, at + ": target");
+  if (!t) return t.error();
+  map.humanoid = true;
+  map.source_rig = std::move(s).value();
+  map.target_rig = std::move(t).value();
+  return {};
+}
 
-Result<RetargetMap> make_retarget_map(const Skeleton& source, const Skeleton& target,
-                                      const RetargetMapSpec& spec,
-                                      std::span<const Transform> source_pose,
-                                      std::span<const Transform> target_pose,
-                                      std::string_view where) {
-  const std::string at(where);
-  RetargetMap map;
-  if (spec.automatic || !spec.source_parts.empty() || !spec.target_parts.empty()) {
-    HumanoidMatchOptions so, to;
-    so.explicit_parts = spec.source_parts;
-    so.pose = source_pose;
-    so.map_section = "source";
-    to.explicit_parts = spec.target_parts;
-    to.pose = target_pose;
-    to.map_section = "target";
-    Result<HumanoidRig> s = match_humanoid(source, so, at + ": source");
-    if (!s) return s.error();
-    Result<HumanoidRig> t = match_humanoid(target, to, at + ": target");
-    if (!t) return t.error();
-    map.humanoid = true;
-    map.source_rig = std::move(s).value();
-    map.target_rig = std::move(t).value();
-  }
-
-  // Explicit pairs first: their target joints are taken out of the profile.
-  std::vector<RetargetPair> explicit_pairs;
+// The spec's explicit joint pairs, by name; two sources for one target is an error.
+Result<std::vector<RetargetPair>> explicit_pairs_of(const Skeleton& source, const Skeleton& target,
+                                                    const RetargetMapSpec& spec,
+                                                    const std::string& at) {
+  std::vector<RetargetPair> pairs;
   for (const JointPairName& p : spec.joints) {
     const std::string at_pair = at + ": joints[\"" + p.source + "\"]";
     Result<JointIndex> s = find_joint(source, p.source, at_pair + ": source");
     if (!s) return s.error();
     Result<JointIndex> t = find_joint(target, p.target, at_pair + ": target");
     if (!t) return t.error();
-    for (const RetargetPair& q : explicit_pairs) {
+    for (const RetargetPair& q : pairs) {
       if (q.target == *t) {
         return make_error(at, "joints: '" + source.name(q.source) + "' and '" + p.source +
                                   "' both drive target joint '" + p.target +
                                   "' (a many-to-one map)");
       }
     }
-    explicit_pairs.push_back({*s, *t});
+    pairs.push_back({*s, *t});
   }
+  return pairs;
+}
+
+// The profile's pairs and its spine and neck chains, leaving out the targets `explicit_pairs`
+// drive.
+void add_profile_pairs(const std::vector<RetargetPair>& explicit_pairs, RetargetMap& map) {
   const auto explicitly_driven = [&](JointIndex t) {
     return std::any_of(explicit_pairs.begin(), explicit_pairs.end(),
                        [t](const RetargetPair& q) { return q.target == t; });
   };
-
-  if (map.humanoid) {
-    const HumanoidRig& sr = map.source_rig;
-    const HumanoidRig& tr = map.target_rig;
-    map.source_hips = sr.joint(P::kHips);
-    map.target_hips = tr.joint(P::kHips);
-    for (P part : kPairedParts) {
-      if (sr.has(part) && tr.has(part) && !explicitly_driven(tr.joint(part))) {
-        map.pairs.push_back({sr.joint(part), tr.joint(part)});
-      }
-    }
-    const auto without_explicit = [&](std::vector<JointIndex> chain) {
-      std::erase_if(chain, explicitly_driven);
-      return chain;
-    };
-    RetargetChain spine{"spine",
-                        sr.joint(P::kHips),
-                        tr.joint(P::kHips),
-                        after_spine(sr),
-                        after_spine(tr),
-                        sr[P::kSpine],
-                        without_explicit(tr[P::kSpine])};
-    RetargetChain neck{"neck",
-                       last_or(sr[P::kSpine], sr.joint(P::kHips)),
-                       last_or(tr[P::kSpine], tr.joint(P::kHips)),
-                       sr.joint(P::kHead),
-                       tr.joint(P::kHead),
-                       sr[P::kNeck],
-                       without_explicit(tr[P::kNeck])};
-    for (RetargetChain* c : {&spine, &neck}) {
-      if (!c->target.empty()) map.chains.push_back(std::move(*c));
+  const HumanoidRig& sr = map.source_rig;
+  const HumanoidRig& tr = map.target_rig;
+  map.source_hips = sr.joint(P::kHips);
+  map.target_hips = tr.joint(P::kHips);
+  for (P part : kPairedParts) {
+    if (sr.has(part) && tr.has(part) && !explicitly_driven(tr.joint(part))) {
+      map.pairs.push_back({sr.joint(part), tr.joint(part)});
     }
   }
-  map.pairs.insert(map.pairs.end(), explicit_pairs.begin(), explicit_pairs.end());
-  if (map.humanoid && spec.automatic) add_same_name_pairs(source, target, map);
-  if (map.pairs.empty() && map.chains.empty()) {
-    return make_error(at, "maps no joint: give joint pairs or let the humanoid profile match");
-  }
-
-  // Every (source, target) link, chains included, for the checks and the unmapped lists. A
-  // chain's joints are linked all to all, as one group: their order is the chain's business.
-  struct Link {
-    JointIndex source, target;
-    std::size_t group;
+  const auto without_explicit = [&](std::vector<JointIndex> chain) {
+    std::erase_if(chain, explicitly_driven);
+    return chain;
   };
+  RetargetChain spine{"spine",
+                      sr.joint(P::kHips),
+                      tr.joint(P::kHips),
+                      after_spine(sr),
+                      after_spine(tr),
+                      sr[P::kSpine],
+                      without_explicit(tr[P::kSpine])};
+  RetargetChain neck{"neck",
+                     last_or(sr[P::kSpine], sr.joint(P::kHips)),
+                     last_or(tr[P::kSpine], tr.joint(P::kHips)),
+                     sr.joint(P::kHead),
+                     tr.joint(P::kHead),
+                     sr[P::kNeck],
+                     without_explicit(tr[P::kNeck])};
+  for (RetargetChain* c : {&spine, &neck}) {
+    if (!c->target.empty()) map.chains.push_back(std::move(*c));
+  }
+}
+
+// A (source, target) link of the map; a chain's joints are linked all to all, as one group:
+// their order is the chain's business.
+struct Link {
+  JointIndex source, target;
+  std::size_t group;
+};
+
+std::vector<Link> links_of(const RetargetMap& map) {
   std::vector<Link> links;
   for (std::size_t i = 0; i < map.pairs.size(); ++i) {
     links.push_back({map.pairs[i].source, map.pairs[i].target, i});
@@ -178,6 +178,12 @@ Result<RetargetMap> make_retarget_map(const Skeleton& source, const Skeleton& ta
       }
     }
   }
+  return links;
+}
+
+// No target driven twice, and no pair inverting the hierarchy (a cycle through the map).
+Status check_links(const Skeleton& source, const Skeleton& target, const RetargetMap& map,
+                   const std::vector<Link>& links, const std::string& at) {
   // Many-to-one among the profile's pairs cannot happen (a rig never gives a joint two parts);
   // check the whole map anyway, since explicit parts can bend it.
   for (std::size_t i = 0; i < map.pairs.size(); ++i) {
@@ -190,7 +196,6 @@ Result<RetargetMap> make_retarget_map(const Skeleton& source, const Skeleton& ta
       }
     }
   }
-  // A pair inverting the hierarchy: a cycle through the map.
   for (const Link& a : links) {
     for (const Link& b : links) {
       if (a.group == b.group || a.source == b.source || a.target == b.target) continue;
@@ -204,7 +209,32 @@ Result<RetargetMap> make_retarget_map(const Skeleton& source, const Skeleton& ta
       }
     }
   }
+  return {};
+}
 
+}  // namespace
+
+Result<RetargetMap> make_retarget_map(const Skeleton& source, const Skeleton& target,
+                                      const RetargetMapSpec& spec,
+                                      std::span<const Transform> source_pose,
+                                      std::span<const Transform> target_pose,
+                                      std::string_view where) {
+  const std::string at(where);
+  RetargetMap map;
+  if (Status s = match_rigs(source, target, spec, source_pose, target_pose, at, map); !s) {
+    return s.error();
+  }
+  // Explicit pairs first: their target joints are taken out of the profile.
+  Result<std::vector<RetargetPair>> explicit_pairs = explicit_pairs_of(source, target, spec, at);
+  if (!explicit_pairs) return explicit_pairs.error();
+  if (map.humanoid) add_profile_pairs(*explicit_pairs, map);
+  map.pairs.insert(map.pairs.end(), explicit_pairs->begin(), explicit_pairs->end());
+  if (map.humanoid && spec.automatic) add_same_name_pairs(source, target, map);
+  if (map.pairs.empty() && map.chains.empty()) {
+    return make_error(at, "maps no joint: give joint pairs or let the humanoid profile match");
+  }
+  const std::vector<Link> links = links_of(map);
+  if (Status s = check_links(source, target, map, links, at); !s) return s.error();
   std::vector<char> target_used(target.size()), source_used(source.size());
   for (const Link& l : links) {
     target_used[l.target] = 1;

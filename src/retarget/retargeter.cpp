@@ -330,6 +330,51 @@ std::vector<JointIndex> translated_joints_of(JointIndex hips,
   return out;
 }
 
+// The turn from the source character's axes to the target's, the root scale and each side's up
+// and floor: measured on the humanoid rigs for the rest-relative method, else the identity and 1
+// (a given root_scale_factor wins).
+struct AxesAndScale {
+  Quat axes = Quat::identity();
+  float root_scale = 1;
+  bool humanoid = false;  // the ups and floors below were measured
+  Vec3 source_up{0, 1, 0}, target_up{0, 1, 0};
+  float source_floor = 0, target_floor = 0;
+};
+
+Result<AxesAndScale> axes_and_scale(const Skeleton& source, const Skeleton& target,
+                                    const RetargetMap& map, const Reference& S0,
+                                    const Reference& T0, const RetargetOptions& options) {
+  AxesAndScale out;
+  if (map.humanoid && options.method == RetargetMethod::kRestRelative) {
+    Result<Quat> fs = character_axes(map.source_rig, S0, source, "source");
+    if (!fs) return fs.error();
+    Result<Quat> ft = character_axes(map.target_rig, T0, target, "target");
+    if (!ft) return ft.error();
+    out.axes = normalize(*ft * conjugate(*fs));
+    const LegMeasures ms = measure_legs(map.source_rig, S0, rotate(*fs, {0, 1, 0}));
+    const LegMeasures mt = measure_legs(map.target_rig, T0, rotate(*ft, {0, 1, 0}));
+    const float s_measure =
+        options.root_scale == RootScale::kLegLength ? ms.leg_length : ms.hip_height;
+    const float t_measure =
+        options.root_scale == RootScale::kLegLength ? mt.leg_length : mt.hip_height;
+    if (!(s_measure > kTiny) || !(t_measure > kTiny) || !std::isfinite(s_measure / t_measure)) {
+      return make_error("retargeter",
+                        "the hip height or leg length of the source or the target "
+                        "reference pose is zero");
+    }
+    out.root_scale = t_measure / s_measure;
+    out.humanoid = true;
+    out.source_up = rotate(*fs, {0, 1, 0});
+    out.target_up = rotate(*ft, {0, 1, 0});
+    out.source_floor = std::isfinite(options.source_floor) ? options.source_floor : ms.floor;
+    out.target_floor = mt.floor;
+  }
+  if (options.root_scale_factor > 0 && std::isfinite(options.root_scale_factor)) {
+    out.root_scale = options.root_scale_factor;
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<Retargeter> Retargeter::create(const Skeleton& source, const Skeleton& target,
@@ -350,36 +395,17 @@ Result<Retargeter> Retargeter::create(const Skeleton& source, const Skeleton& ta
   const Reference& S0 = *sref;
   const Reference& T0 = *tref;
 
-  // Axes and the root scale need the humanoid rigs.
-  Quat A = Quat::identity();
-  r.root_scale_ = 1;
-  if (map.humanoid && options.method == RetargetMethod::kRestRelative) {
-    Result<Quat> fs = character_axes(map.source_rig, S0, source, "source");
-    if (!fs) return fs.error();
-    Result<Quat> ft = character_axes(map.target_rig, T0, target, "target");
-    if (!ft) return ft.error();
-    A = normalize(*ft * conjugate(*fs));
-    const LegMeasures ms = measure_legs(map.source_rig, S0, rotate(*fs, {0, 1, 0}));
-    const LegMeasures mt = measure_legs(map.target_rig, T0, rotate(*ft, {0, 1, 0}));
-    const float s_measure =
-        options.root_scale == RootScale::kLegLength ? ms.leg_length : ms.hip_height;
-    const float t_measure =
-        options.root_scale == RootScale::kLegLength ? mt.leg_length : mt.hip_height;
-    if (!(s_measure > kTiny) || !(t_measure > kTiny) || !std::isfinite(s_measure / t_measure)) {
-      return make_error("retargeter",
-                        "the hip height or leg length of the source or the target "
-                        "reference pose is zero");
-    }
-    r.root_scale_ = t_measure / s_measure;
-    r.source_up_ = rotate(*fs, {0, 1, 0});
-    r.target_up_ = rotate(*ft, {0, 1, 0});
-    r.source_floor_ = std::isfinite(options.source_floor) ? options.source_floor : ms.floor;
-    r.target_floor_ = mt.floor;
-  }
-  if (options.root_scale_factor > 0 && std::isfinite(options.root_scale_factor)) {
-    r.root_scale_ = options.root_scale_factor;
-  }
+  Result<AxesAndScale> measured = axes_and_scale(source, target, map, S0, T0, options);
+  if (!measured) return measured.error();
+  const Quat A = measured->axes;
   r.axes_ = A;
+  r.root_scale_ = measured->root_scale;
+  if (measured->humanoid) {
+    r.source_up_ = measured->source_up;
+    r.target_up_ = measured->target_up;
+    r.source_floor_ = measured->source_floor;
+    r.target_floor_ = measured->target_floor;
+  }
 
   // Swings of the target reference onto the source's, seen through A.
   const bool align = options.align_reference_poses && map.humanoid;

@@ -35,12 +35,9 @@ std::string mesh_label(const SkinnedMesh& mesh) {
   return "skinned mesh '" + (mesh.name.empty() ? std::string("(unnamed)") : mesh.name) + "'";
 }
 
-}  // namespace
-
-Result<SkinningMesh> SkinningMesh::build(const SkinnedMesh& mesh, std::size_t skin_joint_count,
-                                         std::size_t max_influences,
-                                         UnweightedVertices unweighted) {
-  const std::string where = mesh_label(mesh);
+// The mesh's arrays agree with each other and with the skin's joint count.
+Status check_arrays(const SkinnedMesh& mesh, std::size_t skin_joint_count,
+                    const std::string& where) {
   const std::size_t n = mesh.vertex_count();
   if (n == 0) return make_error(where, "has no vertices");
   if (n > 0xffffffffu) return make_error(where, "has more than 2^32 - 1 vertices");
@@ -66,12 +63,25 @@ Result<SkinningMesh> SkinningMesh::build(const SkinnedMesh& mesh, std::size_t sk
                                  std::to_string(mesh.influence_weights.size()) + " weights");
   if (mesh.influence_offsets[0] != 0 || mesh.influence_offsets[n] != mesh.influence_joints.size())
     return make_error(where, "influence offsets do not start at 0 and end at the influence count");
+  return {};
+}
 
-  // Per vertex: validated, sorted (strongest first), reduced and renormalized influences.
-  std::vector<std::uint32_t> counts(n);
+// Per vertex: validated, sorted (strongest first), reduced and renormalized influences, all
+// vertices' one after the other (vertex v's from first[v] to first[v + 1]).
+struct Influences {
+  std::vector<std::uint32_t> counts;
   std::vector<std::pair<std::uint16_t, float>> all;
-  all.reserve(mesh.influence_joints.size());
-  std::vector<std::size_t> first(n + 1, 0);
+  std::vector<std::size_t> first;
+};
+
+Result<Influences> influences_of(const SkinnedMesh& mesh, std::size_t skin_joint_count,
+                                 std::size_t max_influences, UnweightedVertices unweighted,
+                                 const std::string& where) {
+  const std::size_t n = mesh.vertex_count();
+  Influences in;
+  in.counts.resize(n);
+  in.all.reserve(mesh.influence_joints.size());
+  in.first.assign(n + 1, 0);
   std::vector<std::pair<std::uint16_t, float>> list;
   for (std::size_t v = 0; v < n; ++v) {
     // Built only on failure: a string per vertex would dominate setup on big meshes.
@@ -94,8 +104,8 @@ Result<SkinningMesh> SkinningMesh::build(const SkinnedMesh& mesh, std::size_t sk
     if (list.empty()) {
       if (unweighted == UnweightedVertices::kError)
         return make_error(vwhere(), "has no influence with a weight above zero");
-      counts[v] = 0;  // a group of its own that keeps the stored vertex
-      first[v + 1] = all.size();
+      in.counts[v] = 0;  // a group of its own that keeps the stored vertex
+      in.first[v + 1] = in.all.size();
       continue;
     }
     std::stable_sort(list.begin(), list.end(),
@@ -105,10 +115,25 @@ Result<SkinningMesh> SkinningMesh::build(const SkinnedMesh& mesh, std::size_t sk
     for (const auto& p : list) sum += p.second;
     if (!(sum > 0) || !std::isfinite(sum))
       return make_error(vwhere(), "weights do not sum to a finite positive value");
-    for (auto& p : list) all.emplace_back(p.first, static_cast<float>(p.second / sum));
-    counts[v] = static_cast<std::uint32_t>(list.size());
-    first[v + 1] = all.size();
+    for (auto& p : list) in.all.emplace_back(p.first, static_cast<float>(p.second / sum));
+    in.counts[v] = static_cast<std::uint32_t>(list.size());
+    in.first[v + 1] = in.all.size();
   }
+  return in;
+}
+
+}  // namespace
+
+Result<SkinningMesh> SkinningMesh::build(const SkinnedMesh& mesh, std::size_t skin_joint_count,
+                                         std::size_t max_influences,
+                                         UnweightedVertices unweighted) {
+  const std::string where = mesh_label(mesh);
+  if (Status s = check_arrays(mesh, skin_joint_count, where); !s) return s.error();
+  Result<Influences> influences =
+      influences_of(mesh, skin_joint_count, max_influences, unweighted, where);
+  if (!influences) return influences.error();
+  const Influences& in = *influences;
+  const std::size_t n = mesh.vertex_count();
 
   SkinningMesh result;
   Data& d = *result.data_;
@@ -117,13 +142,13 @@ Result<SkinningMesh> SkinningMesh::build(const SkinnedMesh& mesh, std::size_t sk
   d.skin_joint_count = skin_joint_count;
   d.has_normals = !mesh.normals.empty();
   d.has_tangents = !mesh.tangents.empty();
-  d.max_influences = *std::max_element(counts.begin(), counts.end());
+  d.max_influences = *std::max_element(in.counts.begin(), in.counts.end());
 
   // Slots: a stable sort of the vertices by influence count.
   std::vector<std::uint32_t> order(n);
   for (std::size_t v = 0; v < n; ++v) order[v] = static_cast<std::uint32_t>(v);
   std::stable_sort(order.begin(), order.end(),
-                   [&](std::uint32_t a, std::uint32_t c) { return counts[a] < counts[c]; });
+                   [&](std::uint32_t a, std::uint32_t c) { return in.counts[a] < in.counts[c]; });
 
   d.original_index = order;
   d.positions.reserve(n + 1);
@@ -138,20 +163,20 @@ Result<SkinningMesh> SkinningMesh::build(const SkinnedMesh& mesh, std::size_t sk
     d.tangents.reserve(n);
     for (std::uint32_t v : order) d.tangents.push_back(mesh.tangents[v]);
   }
-  d.joints.reserve(all.size());
-  d.weights.reserve(all.size() + 1);
+  d.joints.reserve(in.all.size());
+  d.weights.reserve(in.all.size() + 1);
   d.joint_bounds.assign(skin_joint_count, Aabb{});
   for (std::size_t s = 0; s < n; ++s) {
     const std::uint32_t v = order[s];
-    const std::uint32_t k = counts[v];
+    const std::uint32_t k = in.counts[v];
     if (d.groups.empty() || d.groups.back().influences != k) {
       if (!d.groups.empty()) d.groups.back().end = s;
       d.groups.push_back({k, s, s, d.joints.size()});
     }
-    for (std::size_t i = first[v]; i < first[v + 1]; ++i) {
-      d.joints.push_back(all[i].first);
-      d.weights.push_back(all[i].second);
-      d.joint_bounds[all[i].first].extend(mesh.positions[v]);
+    for (std::size_t i = in.first[v]; i < in.first[v + 1]; ++i) {
+      d.joints.push_back(in.all[i].first);
+      d.weights.push_back(in.all[i].second);
+      d.joint_bounds[in.all[i].first].extend(mesh.positions[v]);
     }
     if (k == 0) d.unweighted_bounds.extend(mesh.positions[v]);
   }

@@ -154,6 +154,14 @@ class StateMachineDefinition {
   const ClipSet* clip_set() const { return set_; }
 
  private:
+  // create()'s steps, each checking desc_ against *set_ and adding what it checked.
+  Status check_parameters() const;
+  Result<std::uint32_t> float_parameter(const std::string& name, const std::string& where) const;
+  Status add_state(std::size_t i);
+  Status add_transition(std::size_t i);
+  Status add_conditions(std::size_t i);
+  Status set_marker(std::size_t i, Transition& tr);
+
   StateMachineDesc desc_;
   std::vector<State> states_;
   std::vector<Transition> transitions_;

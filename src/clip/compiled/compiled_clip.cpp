@@ -75,37 +75,23 @@ std::string check_decoded_values(const Data& d, const Data::Stream& st, const Da
   return {};
 }
 
-}  // namespace
-
-// What every copy of a compiled clip shares: the block its layout views, and what the sampler does
-// not read every frame.
-struct CompiledClip::Shared {
-  std::unique_ptr<std::byte[]> block;
-  std::size_t block_bytes = 0;
-  std::unique_ptr<const Clip> keyed_clip;  // null when no track is kept as exact keys
-  std::string name;
-  double ticks_per_second = 0;
-  std::vector<ClipEvent> events;
-  CompiledClipReport report;
-};
-
-Result<CompiledClip> CompiledClip::from_data(CompiledClipData d, std::string_view where) {
-  const auto fail = [&](const std::string& what) -> Result<CompiledClip> {
-    return make_error(where, "compiled clip '" + d.name + "': " + what);
-  };
-  if (!std::isfinite(d.duration) || d.duration < 0) return fail("duration is not a finite time");
+// The header, the channel sources and the constants. Counts the animated sources into
+// `animated`. Returns what is wrong, or an empty string.
+std::string check_sources_and_constants(const Data& d, std::size_t& animated) {
+  if (!std::isfinite(d.duration) || d.duration < 0) return "duration is not a finite time";
   if (!std::isfinite(d.ticks_per_second) || d.ticks_per_second < 0) {
-    return fail("ticks per second is not finite and >= 0");
+    return "ticks per second is not finite and >= 0";
   }
   if (d.joint_count == 0 || d.joint_count > kMaxJoints) {
-    return fail("joint count " + std::to_string(d.joint_count) + " is out of range");
+    return "joint count " + std::to_string(d.joint_count) + " is out of range";
   }
   const std::size_t groups = soa_group_count(d.joint_count);
   if (d.sources.size() != 3 * groups) {
-    return fail(std::to_string(d.sources.size()) + " channel sources for " +
-                std::to_string(groups) + " joint groups (expected 3 per group)");
+    return std::to_string(d.sources.size()) + " channel sources for " + std::to_string(groups) +
+           " joint groups (expected 3 per group)";
   }
-  std::size_t constant_floats = 0, animated = 0;
+  std::size_t constant_floats = 0;
+  animated = 0;
   for (std::size_t i = 0; i < d.sources.size(); ++i) {
     const Data::Channel c = static_cast<Data::Channel>(i % 3);
     switch (d.sources[i]) {
@@ -118,14 +104,14 @@ Result<CompiledClip> CompiledClip::from_data(CompiledClipData d, std::string_vie
         ++animated;
         break;
       default:
-        return fail("channel source " + std::to_string(i) + " has an unknown kind");
+        return "channel source " + std::to_string(i) + " has an unknown kind";
     }
   }
   if (d.constants.size() != constant_floats) {
-    return fail(std::to_string(d.constants.size()) + " constant floats, expected " +
-                std::to_string(constant_floats));
+    return std::to_string(d.constants.size()) + " constant floats, expected " +
+           std::to_string(constant_floats);
   }
-  if (!all_finite(d.constants)) return fail("a constant is not finite");
+  if (!all_finite(d.constants)) return "a constant is not finite";
   // Constant rotations are copied to the pose as they are: they must be unit quaternions.
   for (std::size_t i = 0, at = 0; i < d.sources.size(); ++i) {
     const Data::Channel c = static_cast<Data::Channel>(i % 3);
@@ -137,109 +123,139 @@ Result<CompiledClip> CompiledClip::from_data(CompiledClipData d, std::string_vie
         norm2 += x * x;
       }
       if (!(norm2 >= 0.81f && norm2 <= 1.21f)) {
-        return fail("channel source " + std::to_string(i) + " lane " + std::to_string(lane) +
-                    ": the constant rotation is not a unit quaternion");
+        return "channel source " + std::to_string(i) + " lane " + std::to_string(lane) +
+               ": the constant rotation is not a unit quaternion";
       }
     }
     at += static_cast<std::size_t>(components(c)) * kSoaWidth;
   }
-  if (!all_finite(d.ranges)) return fail("a quantization range is not finite");
+  if (!all_finite(d.ranges)) return "a quantization range is not finite";
+  return {};
+}
 
-  // Segments: from 0 to the duration, each near its place at segment_rate; streams and track
-  // groups in order, frames inside the byte array.
+// Where check_segments has got to: the streams, frame times and frame bytes used so far.
+struct SegmentCursor {
+  std::size_t streams = 0, times = 0;
+  std::uint64_t bytes = 0;
+};
+
+// One stream of a segment that runs to `end`: at least two frames, near-uniform times at its
+// rate from the segment's start to its end, frames in order inside the frame data.
+std::string check_stream(const Data& d, const Data::Segment& seg, float end, const Data::Stream& st,
+                         const std::string& name, SegmentCursor& at) {
+  if (st.frame_count < 2) return name + " has fewer than 2 frames";
+  if (!std::isfinite(st.sample_rate) || !(st.sample_rate > 0)) return name + ": bad rate";
+  if (st.frame_stride == 0 || st.frame_stride % 4 != 0) return name + ": bad frame stride";
+  if (st.first_time != at.times || st.frame_count > d.frame_times.size() - at.times) {
+    return name + ": frame times out of order or past the end";
+  }
+  const float* ft = d.frame_times.data() + st.first_time;
+  const std::size_t last = st.frame_count - 1;
+  if (ft[0] != seg.start_time || ft[last] != end) {
+    return name + ": frame times must run from the segment's start to its end";
+  }
+  // Near-uniform times: the sampler guesses a frame from the rate and moves by at most one.
+  for (std::size_t f = 1; f <= last; ++f) {
+    const float place = (ft[f] - ft[0]) * st.sample_rate;
+    const bool ok = f < last ? std::fabs(place - static_cast<float>(f)) <= 0.25f
+                             : place > static_cast<float>(f) - 1 && place <= f + 0.25f;
+    if (!(ft[f] > ft[f - 1]) || !ok) {
+      return name + ": frame " + std::to_string(f) + " is off the stream's rate";
+    }
+  }
+  if (st.first_byte != at.bytes ||
+      std::uint64_t{st.frame_count} * st.frame_stride > d.frames.size() - at.bytes) {
+    return name + ": frames out of order or past the end of the frame data";
+  }
+  at.times += st.frame_count;
+  at.bytes += std::uint64_t{st.frame_count} * st.frame_stride;
+  return {};
+}
+
+// The i-th animated channel's track group in a segment: a known format, its stream, inside its
+// frame, its ranges inside the range table, and values that decode well.
+std::string check_track_group(const Data& d, const Data::Segment& seg, std::size_t i,
+                              const Data::TrackGroup& tg, const std::string& name) {
+  // The channel of the i-th animated source.
+  std::size_t source = 0;
+  for (std::size_t k = 0, seen = 0; k < d.sources.size(); ++k) {
+    if (d.sources[k] == Data::Source::kAnimated && seen++ == i) source = k;
+  }
+  const Data::Channel channel = static_cast<Data::Channel>(source % 3);
+  if (tg.format != Data::Format::kU8 && tg.format != Data::Format::kU16 &&
+      tg.format != Data::Format::kF32) {
+    return name + " has an unknown format";
+  }
+  if (tg.stream >= seg.stream_count) return name + " names a stream that does not exist";
+  const Data::Stream& st = d.streams[seg.first_stream + tg.stream];
+  const std::size_t group_bytes =
+      static_cast<std::size_t>(components(channel)) * kSoaWidth * element_bytes(tg.format);
+  if (tg.frame_offset % element_bytes(tg.format) != 0 ||
+      std::size_t{tg.frame_offset} + group_bytes > st.frame_stride) {
+    return name + " lies outside its frame";
+  }
+  if (tg.format != Data::Format::kF32 &&
+      std::size_t{tg.range_offset} + 2 * components(channel) * kSoaWidth > d.ranges.size()) {
+    return name + " has its ranges outside the range table";
+  }
+  if (const std::string bad = check_decoded_values(d, st, tg, channel); !bad.empty()) {
+    return name + ": " + bad;
+  }
+  return {};
+}
+
+// Segments: from 0 to the duration, each near its place at segment_rate; streams and track
+// groups in order, frames inside the byte array, and no frame data left over.
+std::string check_segments(const Data& d, std::size_t animated) {
   if ((animated == 0) != d.segments.empty()) {
-    return fail("segments and animated channels must come together");
+    return "segments and animated channels must come together";
   }
   if (d.track_groups.size() != d.segments.size() * animated) {
-    return fail(std::to_string(d.track_groups.size()) + " track groups, expected " +
-                std::to_string(animated) + " per segment");
+    return std::to_string(d.track_groups.size()) + " track groups, expected " +
+           std::to_string(animated) + " per segment";
   }
   if (!d.segments.empty() &&
       (!std::isfinite(d.segment_rate) || !(d.segment_rate > 0) || !(d.duration > 0))) {
-    return fail("bad segment rate");
+    return "bad segment rate";
   }
-  std::size_t streams = 0, times = 0;
-  std::uint64_t bytes = 0;
+  SegmentCursor at;
   for (std::size_t s = 0; s < d.segments.size(); ++s) {
     const Data::Segment& seg = d.segments[s];
     const std::string where_s = "segment " + std::to_string(s);
     const float end = s + 1 < d.segments.size() ? d.segments[s + 1].start_time : d.duration;
     if ((s == 0 && seg.start_time != 0) || !(end > seg.start_time) ||
         !(std::fabs(seg.start_time * d.segment_rate - static_cast<float>(s)) <= 0.25f)) {
-      return fail(where_s + " does not start where its index puts it");
+      return where_s + " does not start where its index puts it";
     }
-    if (seg.first_stream != streams || seg.stream_count == 0 ||
-        seg.stream_count > Data::kMaxStreams || seg.stream_count > d.streams.size() - streams ||
+    if (seg.first_stream != at.streams || seg.stream_count == 0 ||
+        seg.stream_count > Data::kMaxStreams || seg.stream_count > d.streams.size() - at.streams ||
         seg.first_track_group != s * animated) {
-      return fail(where_s + ": streams or track groups out of order");
+      return where_s + ": streams or track groups out of order";
     }
     for (std::size_t i = 0; i < seg.stream_count; ++i) {
-      const Data::Stream& st = d.streams[streams + i];
-      const std::string name = where_s + " stream " + std::to_string(i);
-      if (st.frame_count < 2) return fail(name + " has fewer than 2 frames");
-      if (!std::isfinite(st.sample_rate) || !(st.sample_rate > 0)) return fail(name + ": bad rate");
-      if (st.frame_stride == 0 || st.frame_stride % 4 != 0)
-        return fail(name + ": bad frame stride");
-      if (st.first_time != times || st.frame_count > d.frame_times.size() - times) {
-        return fail(name + ": frame times out of order or past the end");
-      }
-      const float* ft = d.frame_times.data() + st.first_time;
-      const std::size_t last = st.frame_count - 1;
-      if (ft[0] != seg.start_time || ft[last] != end) {
-        return fail(name + ": frame times must run from the segment's start to its end");
-      }
-      // Near-uniform times: the sampler guesses a frame from the rate and moves by at most one.
-      for (std::size_t f = 1; f <= last; ++f) {
-        const float place = (ft[f] - ft[0]) * st.sample_rate;
-        const bool ok = f < last ? std::fabs(place - static_cast<float>(f)) <= 0.25f
-                                 : place > static_cast<float>(f) - 1 && place <= f + 0.25f;
-        if (!(ft[f] > ft[f - 1]) || !ok) {
-          return fail(name + ": frame " + std::to_string(f) + " is off the stream's rate");
-        }
-      }
-      if (st.first_byte != bytes ||
-          std::uint64_t{st.frame_count} * st.frame_stride > d.frames.size() - bytes) {
-        return fail(name + ": frames out of order or past the end of the frame data");
-      }
-      times += st.frame_count;
-      bytes += std::uint64_t{st.frame_count} * st.frame_stride;
+      const std::string bad = check_stream(d, seg, end, d.streams[at.streams + i],
+                                           where_s + " stream " + std::to_string(i), at);
+      if (!bad.empty()) return bad;
     }
     for (std::size_t i = 0; i < animated; ++i) {
-      const Data::TrackGroup& tg = d.track_groups[s * animated + i];
-      const std::string name = where_s + " track group " + std::to_string(i);
-      // The channel of the i-th animated source.
-      std::size_t source = 0;
-      for (std::size_t k = 0, seen = 0; k < d.sources.size(); ++k) {
-        if (d.sources[k] == Data::Source::kAnimated && seen++ == i) source = k;
-      }
-      const Data::Channel channel = static_cast<Data::Channel>(source % 3);
-      if (tg.format != Data::Format::kU8 && tg.format != Data::Format::kU16 &&
-          tg.format != Data::Format::kF32) {
-        return fail(name + " has an unknown format");
-      }
-      if (tg.stream >= seg.stream_count) return fail(name + " names a stream that does not exist");
-      const Data::Stream& st = d.streams[seg.first_stream + tg.stream];
-      const std::size_t group_bytes =
-          static_cast<std::size_t>(components(channel)) * kSoaWidth * element_bytes(tg.format);
-      if (tg.frame_offset % element_bytes(tg.format) != 0 ||
-          std::size_t{tg.frame_offset} + group_bytes > st.frame_stride) {
-        return fail(name + " lies outside its frame");
-      }
-      if (tg.format != Data::Format::kF32 &&
-          std::size_t{tg.range_offset} + 2 * components(channel) * kSoaWidth > d.ranges.size()) {
-        return fail(name + " has its ranges outside the range table");
-      }
-      if (const std::string bad = check_decoded_values(d, st, tg, channel); !bad.empty()) {
-        return fail(name + ": " + bad);
-      }
+      const std::string bad = check_track_group(d, seg, i, d.track_groups[s * animated + i],
+                                                where_s + " track group " + std::to_string(i));
+      if (!bad.empty()) return bad;
     }
-    streams += seg.stream_count;
+    at.streams += seg.stream_count;
   }
-  if (streams != d.streams.size() || times != d.frame_times.size() || bytes != d.frames.size()) {
-    return fail("frame data that no segment uses");
+  if (at.streams != d.streams.size() || at.times != d.frame_times.size() ||
+      at.bytes != d.frames.size()) {
+    return "frame data that no segment uses";
   }
+  return {};
+}
 
-  // Exact-key tracks become a clip of their own, through the builder's checks.
+// The exact-key tracks as a clip of their own, through the builder's checks.
+Result<Clip> keyed_clip_of(const Data& d, std::string_view where) {
+  const auto fail = [&](const std::string& what) -> Result<Clip> {
+    return make_error(where, "compiled clip '" + d.name + "': " + what);
+  };
   ClipBuilder keyed(d.name);
   std::size_t key = 0, value = 0;
   for (std::size_t i = 0; i < d.keyed.size(); ++i) {
@@ -268,7 +284,33 @@ Result<CompiledClip> CompiledClip::from_data(CompiledClipData d, std::string_vie
   if (key != d.keyed_times.size() || value != d.keyed_values.size()) {
     return fail("exact-key arrays hold keys no track uses");
   }
-  Result<Clip> keyed_clip = keyed.build(d.joint_count, where);
+  return keyed.build(d.joint_count, where);
+}
+
+}  // namespace
+
+// What every copy of a compiled clip shares: the block its layout views, and what the sampler does
+// not read every frame.
+struct CompiledClip::Shared {
+  std::unique_ptr<std::byte[]> block;
+  std::size_t block_bytes = 0;
+  std::unique_ptr<const Clip> keyed_clip;  // null when no track is kept as exact keys
+  std::string name;
+  double ticks_per_second = 0;
+  std::vector<ClipEvent> events;
+  CompiledClipReport report;
+};
+
+Result<CompiledClip> CompiledClip::from_data(CompiledClipData d, std::string_view where) {
+  const auto fail = [&](const std::string& what) -> Result<CompiledClip> {
+    return make_error(where, "compiled clip '" + d.name + "': " + what);
+  };
+  std::size_t animated = 0;
+  if (const std::string bad = check_sources_and_constants(d, animated); !bad.empty()) {
+    return fail(bad);
+  }
+  if (const std::string bad = check_segments(d, animated); !bad.empty()) return fail(bad);
+  Result<Clip> keyed_clip = keyed_clip_of(d, where);
   if (!keyed_clip) return keyed_clip.error();
   for (const ClipEvent& e : d.events) {
     if (!std::isfinite(e.time) || e.time < 0) return fail("event '" + e.name + "' has a bad time");

@@ -541,37 +541,42 @@ Attempt plan(const Clip& clip, const Skeleton& skeleton, const Geometry& geo, fl
 
 // Step 4: the layout. Sources are decided for the whole clip; each segment gets, per moving
 // group's channel, its rate's stream and the smallest format within the lanes' tolerances.
-Data assemble(const Clip& clip, const Skeleton& skeleton, const Attempt& a,
-              const FrameTimes& base_times, bool quantize_keys, bool additive) {
-  const std::size_t n = skeleton.size();
-  const std::size_t groups = soa_group_count(n);
-  Data d;
-  d.name = clip.name();
-  d.duration = clip.duration();
-  d.ticks_per_second = clip.ticks_per_second();
-  d.joint_count = static_cast<std::uint32_t>(n);
-  d.events.assign(clip.events().begin(), clip.events().end());
+struct LayoutInputs {
+  const Clip& clip;
+  const Attempt& a;
+  const FrameTimes& base_times;
+  std::size_t joints = 0;
+  bool quantize_keys = true;
 
-  const auto lane_index = [&](std::size_t g, int c, std::size_t i) -> std::ptrdiff_t {
+  // The lane of joint group g, channel c, lane i; -1 past the last joint.
+  std::ptrdiff_t lane_index(std::size_t g, int c, std::size_t i) const {
     const std::size_t j = g * kSoaWidth + i;
-    return j < n ? static_cast<std::ptrdiff_t>(3 * j + c) : -1;
-  };
+    return j < joints ? static_cast<std::ptrdiff_t>(3 * j + c) : -1;
+  }
   // Lanes past the last joint hold the identity; lanes kept as exact keys hold their rest value
   // until the exact keys overwrite them.
-  const auto fixed_value = [&](std::ptrdiff_t l, int c) -> std::array<float, 4> {
+  std::array<float, 4> fixed_value(std::ptrdiff_t l, int c) const {
     if (l < 0) return rest_value(Transform::identity(), channel_of(c));
     return a.lanes[static_cast<std::size_t>(l)].value;
-  };
+  }
+  bool uniform(std::ptrdiff_t l) const {
+    return l >= 0 && a.lanes[static_cast<std::size_t>(l)].kind == LaneKind::kUniform;
+  }
+};
 
-  // Sources.
-  std::vector<std::pair<std::size_t, int>> moving;  // (group, channel) of each kAnimated source
-  for (std::size_t g = 0; g < groups; ++g) {
+// Each (group, channel)'s source: animated when a lane moves, the rest pose when every lane
+// rests (never for additive clips, whose rest is the identity), else constants. Returns the
+// (group, channel) of each animated source, in order.
+std::vector<std::pair<std::size_t, int>> assemble_sources(const LayoutInputs& in, bool additive,
+                                                          Data& d) {
+  std::vector<std::pair<std::size_t, int>> moving;
+  for (std::size_t g = 0; g < soa_group_count(in.joints); ++g) {
     for (int c = 0; c < 3; ++c) {
       bool animated = false, all_rest = true;
       for (std::size_t i = 0; i < kSoaWidth; ++i) {
-        const std::ptrdiff_t l = lane_index(g, c, i);
+        const std::ptrdiff_t l = in.lane_index(g, c, i);
         if (l < 0) continue;
-        const LaneKind kind = a.lanes[static_cast<std::size_t>(l)].kind;
+        const LaneKind kind = in.a.lanes[static_cast<std::size_t>(l)].kind;
         animated = animated || kind == LaneKind::kUniform;
         all_rest = all_rest && (kind == LaneKind::kRest || kind == LaneKind::kKeyed);
       }
@@ -579,143 +584,137 @@ Data assemble(const Clip& clip, const Skeleton& skeleton, const Attempt& a,
         d.sources.push_back(Data::Source::kAnimated);
         moving.emplace_back(g, c);
       } else if (all_rest && !additive) {
-        // Additive clips never read the caller's rest pose: their "rest" is the identity.
         d.sources.push_back(Data::Source::kRest);
       } else {
         d.sources.push_back(Data::Source::kConstant);
         const int comps = components(channel_of(c));
         for (int k = 0; k < comps; ++k) {
           for (std::size_t i = 0; i < kSoaWidth; ++i) {
-            d.constants.push_back(fixed_value(lane_index(g, c, i), c)[k]);
+            d.constants.push_back(in.fixed_value(in.lane_index(g, c, i), c)[k]);
           }
         }
       }
     }
   }
+  return moving;
+}
 
-  // Segments.
-  if (!moving.empty()) {
-    const double key_rate = (base_times.size() - 1) / static_cast<double>(d.duration);
-    d.segment_rate = static_cast<float>(key_rate / kSegmentFrames);
+// One moving group's channel in one segment, before it has a place in a stream.
+struct PendingGroup {
+  Data::TrackGroup tg;
+  int rate = 0;
+  int comps = 3;
+  std::vector<std::vector<float>> lane_frames;  // 8 lanes of (frames x comps) values
+  std::array<std::array<LaneRange, 4>, kSoaWidth> ranges{};
+};
+
+// Group g's channel c in `seg`: its lanes' frames at the group's rate, and the smallest format
+// that keeps every moving lane within its tolerance.
+PendingGroup pending_group(const LayoutInputs& in, const SegmentPlan& seg, std::size_t g, int c) {
+  PendingGroup p;
+  p.comps = components(channel_of(c));
+  p.rate = std::max(seg.group_rate[g * 3 + c], 0);  // a group still in this segment: lowest
+  const FrameTimes times = rate_times(in.base_times, seg.b0, seg.b1, p.rate);
+  p.lane_frames.resize(kSoaWidth);
+  for (std::size_t i = 0; i < kSoaWidth; ++i) {
+    const std::ptrdiff_t l = in.lane_index(g, c, i);
+    if (in.uniform(l)) {
+      p.lane_frames[i] = seg.frames[static_cast<std::size_t>(l)];
+      continue;
+    }
+    const std::array<float, 4> v = in.fixed_value(l, c);
+    for (std::size_t f = 0; f < times.size(); ++f) {
+      for (int k = 0; k < p.comps; ++k) p.lane_frames[i].push_back(v[k]);
+    }
   }
-  for (const SegmentPlan& seg : moving.empty() ? std::vector<SegmentPlan>{} : a.segments) {
-    Data::Segment out;
-    out.start_time = base_times[seg.b0];
-    out.first_stream = static_cast<std::uint32_t>(d.streams.size());
-    out.first_track_group = static_cast<std::uint32_t>(d.track_groups.size());
+  for (Data::Format f : {Data::Format::kU8, Data::Format::kU16, Data::Format::kF32}) {
+    if (!in.quantize_keys && f != Data::Format::kF32) continue;
+    bool ok = true;
+    for (std::size_t i = 0; i < kSoaWidth && ok; ++i) {
+      const std::ptrdiff_t l = in.lane_index(g, c, i);
+      const std::vector<float> back = through_format(p.lane_frames[i], p.comps, f, p.ranges[i]);
+      if (in.uniform(l) && f != Data::Format::kF32) {
+        const Lane& lane = in.a.lanes[static_cast<std::size_t>(l)];
+        ok = uniform_error(in.clip, lane, back, times) <= lane.tolerance;
+      }
+    }
+    if (ok) {
+      p.tg.format = f;
+      break;
+    }
+  }
+  return p;
+}
 
-    struct Pending {
-      Data::TrackGroup tg;
-      int rate = 0;
-      int comps = 3;
-      std::vector<std::vector<float>> lane_frames;  // 8 lanes of (frames x comps) values
-      std::array<std::array<LaneRange, 4>, kSoaWidth> ranges{};
-    };
-    std::vector<Pending> pending;
-    for (const auto& [g, c] : moving) {
-      Pending p;
-      p.comps = components(channel_of(c));
-      p.rate = std::max(seg.group_rate[g * 3 + c], 0);  // a group still in this segment: lowest
-      const FrameTimes times = rate_times(base_times, seg.b0, seg.b1, p.rate);
-      p.lane_frames.resize(kSoaWidth);
+// One stream per rate in use, slowest first; within a frame, groups one after the other, each
+// aligned to its element size. Fills stream_of_rate for the rates in use.
+void assemble_streams(const LayoutInputs& in, const SegmentPlan& seg,
+                      std::vector<PendingGroup>& pending, Data::Segment& out, Data& d,
+                      std::uint8_t (&stream_of_rate)[kRateCount]) {
+  for (int rate = 0; rate < kRateCount; ++rate) {
+    std::size_t offset = 0;
+    for (PendingGroup& p : pending) {
+      if (p.rate != rate) continue;
+      p.tg.stream = static_cast<std::uint8_t>(d.streams.size() - out.first_stream);
+      const std::size_t align = element_bytes(p.tg.format);
+      offset = (offset + align - 1) / align * align;
+      p.tg.frame_offset = static_cast<std::uint32_t>(offset);
+      offset += static_cast<std::size_t>(p.comps) * kSoaWidth * align;
+    }
+    if (offset == 0) continue;
+    const FrameTimes times = rate_times(in.base_times, seg.b0, seg.b1, rate);
+    Data::Stream st;
+    st.frame_count = static_cast<std::uint32_t>(times.size());
+    st.sample_rate = static_cast<float>(
+        rate_of((in.base_times.size() - 1) / static_cast<double>(d.duration), rate));
+    st.frame_stride = static_cast<std::uint32_t>((offset + 3) / 4 * 4);
+    st.first_time = static_cast<std::uint32_t>(d.frame_times.size());
+    st.first_byte = d.frames.size();
+    d.frame_times.insert(d.frame_times.end(), times.begin(), times.end());
+    d.frames.resize(d.frames.size() + std::size_t{st.frame_count} * st.frame_stride, 0);
+    stream_of_rate[rate] = static_cast<std::uint8_t>(d.streams.size());
+    d.streams.push_back(st);
+  }
+  out.stream_count = static_cast<std::uint32_t>(d.streams.size()) - out.first_stream;
+}
+
+// A placed group's ranges into the range table and its values, in its format, into its frames.
+void write_group(const PendingGroup& p, const Data::Stream& st, Data& d) {
+  Data::TrackGroup tg = p.tg;
+  if (tg.format != Data::Format::kF32) {
+    tg.range_offset = static_cast<std::uint32_t>(d.ranges.size());
+    for (int k = 0; k < p.comps; ++k) {
+      for (std::size_t i = 0; i < kSoaWidth; ++i) d.ranges.push_back(p.ranges[i][k].min);
+      for (std::size_t i = 0; i < kSoaWidth; ++i) d.ranges.push_back(p.ranges[i][k].scale);
+    }
+  }
+  d.track_groups.push_back(tg);
+  for (std::size_t f = 0; f < st.frame_count; ++f) {
+    std::uint8_t* dst = d.frames.data() + st.first_byte + f * st.frame_stride + tg.frame_offset;
+    for (int k = 0; k < p.comps; ++k) {
       for (std::size_t i = 0; i < kSoaWidth; ++i) {
-        const std::ptrdiff_t l = lane_index(g, c, i);
-        if (l >= 0 && a.lanes[static_cast<std::size_t>(l)].kind == LaneKind::kUniform) {
-          p.lane_frames[i] = seg.frames[static_cast<std::size_t>(l)];
-        } else {
-          const std::array<float, 4> v = fixed_value(l, c);
-          for (std::size_t f = 0; f < times.size(); ++f) {
-            for (int k = 0; k < p.comps; ++k) p.lane_frames[i].push_back(v[k]);
+        const float v = p.lane_frames[i][f * p.comps + k];
+        const std::size_t e = k * kSoaWidth + i;
+        switch (tg.format) {
+          case Data::Format::kU8:
+            dst[e] = static_cast<std::uint8_t>(quantize(v, p.ranges[i][k], tg.format));
+            break;
+          case Data::Format::kU16: {
+            const auto q = static_cast<std::uint16_t>(quantize(v, p.ranges[i][k], tg.format));
+            std::memcpy(dst + 2 * e, &q, 2);
+            break;
           }
-        }
-      }
-      // The smallest format that keeps every moving lane within its tolerance.
-      for (Data::Format f : {Data::Format::kU8, Data::Format::kU16, Data::Format::kF32}) {
-        if (!quantize_keys && f != Data::Format::kF32) continue;
-        bool ok = true;
-        for (std::size_t i = 0; i < kSoaWidth && ok; ++i) {
-          const std::ptrdiff_t l = lane_index(g, c, i);
-          const std::vector<float> back = through_format(p.lane_frames[i], p.comps, f, p.ranges[i]);
-          if (l >= 0 && a.lanes[static_cast<std::size_t>(l)].kind == LaneKind::kUniform &&
-              f != Data::Format::kF32) {
-            ok = uniform_error(clip, a.lanes[static_cast<std::size_t>(l)], back, times) <=
-                 a.lanes[static_cast<std::size_t>(l)].tolerance;
-          }
-        }
-        if (ok) {
-          p.tg.format = f;
-          break;
-        }
-      }
-      pending.push_back(std::move(p));
-    }
-
-    // One stream per rate in use, slowest first; within a frame, groups one after the other,
-    // each aligned to its element size.
-    std::uint8_t stream_of_rate[kRateCount];
-    for (int rate = 0; rate < kRateCount; ++rate) {
-      std::size_t offset = 0;
-      for (Pending& p : pending) {
-        if (p.rate != rate) continue;
-        p.tg.stream = static_cast<std::uint8_t>(d.streams.size() - out.first_stream);
-        const std::size_t align = element_bytes(p.tg.format);
-        offset = (offset + align - 1) / align * align;
-        p.tg.frame_offset = static_cast<std::uint32_t>(offset);
-        offset += static_cast<std::size_t>(p.comps) * kSoaWidth * align;
-      }
-      if (offset == 0) continue;
-      const FrameTimes times = rate_times(base_times, seg.b0, seg.b1, rate);
-      Data::Stream st;
-      st.frame_count = static_cast<std::uint32_t>(times.size());
-      st.sample_rate = static_cast<float>(
-          rate_of((base_times.size() - 1) / static_cast<double>(d.duration), rate));
-      st.frame_stride = static_cast<std::uint32_t>((offset + 3) / 4 * 4);
-      st.first_time = static_cast<std::uint32_t>(d.frame_times.size());
-      st.first_byte = d.frames.size();
-      d.frame_times.insert(d.frame_times.end(), times.begin(), times.end());
-      d.frames.resize(d.frames.size() + std::size_t{st.frame_count} * st.frame_stride, 0);
-      stream_of_rate[rate] = static_cast<std::uint8_t>(d.streams.size());
-      d.streams.push_back(st);
-    }
-    out.stream_count = static_cast<std::uint32_t>(d.streams.size()) - out.first_stream;
-    for (Pending& p : pending) {
-      if (p.tg.format != Data::Format::kF32) {
-        p.tg.range_offset = static_cast<std::uint32_t>(d.ranges.size());
-        for (int k = 0; k < p.comps; ++k) {
-          for (std::size_t i = 0; i < kSoaWidth; ++i) d.ranges.push_back(p.ranges[i][k].min);
-          for (std::size_t i = 0; i < kSoaWidth; ++i) d.ranges.push_back(p.ranges[i][k].scale);
-        }
-      }
-      d.track_groups.push_back(p.tg);
-      const Data::Stream& st = d.streams[stream_of_rate[p.rate]];
-      for (std::size_t f = 0; f < st.frame_count; ++f) {
-        std::uint8_t* dst =
-            d.frames.data() + st.first_byte + f * st.frame_stride + p.tg.frame_offset;
-        for (int k = 0; k < p.comps; ++k) {
-          for (std::size_t i = 0; i < kSoaWidth; ++i) {
-            const float v = p.lane_frames[i][f * p.comps + k];
-            const std::size_t e = k * kSoaWidth + i;
-            switch (p.tg.format) {
-              case Data::Format::kU8:
-                dst[e] = static_cast<std::uint8_t>(quantize(v, p.ranges[i][k], p.tg.format));
-                break;
-              case Data::Format::kU16: {
-                const auto q = static_cast<std::uint16_t>(quantize(v, p.ranges[i][k], p.tg.format));
-                std::memcpy(dst + 2 * e, &q, 2);
-                break;
-              }
-              case Data::Format::kF32:
-                std::memcpy(dst + 4 * e, &v, 4);
-                break;
-            }
-          }
+          case Data::Format::kF32:
+            std::memcpy(dst + 4 * e, &v, 4);
+            break;
         }
       }
     }
-    d.segments.push_back(out);
   }
+}
 
-  // Exact keys: the clip's own tracks, unchanged.
+// Exact keys: the clip's own tracks, unchanged.
+void assemble_keyed(const Clip& clip, const Attempt& a, Data& d) {
   for (const Lane& lane : a.lanes) {
     if (lane.kind != LaneKind::kKeyed) continue;
     const Track& t = clip.tracks()[static_cast<std::size_t>(lane.track)];
@@ -726,6 +725,35 @@ Data assemble(const Clip& clip, const Skeleton& skeleton, const Attempt& a,
     d.keyed_times.insert(d.keyed_times.end(), times.begin(), times.end());
     d.keyed_values.insert(d.keyed_values.end(), values.begin(), values.end());
   }
+}
+
+Data assemble(const Clip& clip, const Skeleton& skeleton, const Attempt& a,
+              const FrameTimes& base_times, bool quantize_keys, bool additive) {
+  const LayoutInputs in{clip, a, base_times, skeleton.size(), quantize_keys};
+  Data d;
+  d.name = clip.name();
+  d.duration = clip.duration();
+  d.ticks_per_second = clip.ticks_per_second();
+  d.joint_count = static_cast<std::uint32_t>(in.joints);
+  d.events.assign(clip.events().begin(), clip.events().end());
+  const std::vector<std::pair<std::size_t, int>> moving = assemble_sources(in, additive, d);
+  if (!moving.empty()) {
+    const double key_rate = (base_times.size() - 1) / static_cast<double>(d.duration);
+    d.segment_rate = static_cast<float>(key_rate / kSegmentFrames);
+  }
+  for (const SegmentPlan& seg : moving.empty() ? std::vector<SegmentPlan>{} : a.segments) {
+    Data::Segment out;
+    out.start_time = base_times[seg.b0];
+    out.first_stream = static_cast<std::uint32_t>(d.streams.size());
+    out.first_track_group = static_cast<std::uint32_t>(d.track_groups.size());
+    std::vector<PendingGroup> pending;
+    for (const auto& [g, c] : moving) pending.push_back(pending_group(in, seg, g, c));
+    std::uint8_t stream_of_rate[kRateCount];
+    assemble_streams(in, seg, pending, out, d, stream_of_rate);
+    for (const PendingGroup& p : pending) write_group(p, d.streams[stream_of_rate[p.rate]], d);
+    d.segments.push_back(out);
+  }
+  assemble_keyed(clip, a, d);
   return d;
 }
 
