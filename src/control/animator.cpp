@@ -203,6 +203,36 @@ void deactivate(Animator::State& st, std::size_t i) {
   s.active = false;
 }
 
+// The checks play() and play_blend_space() share: the layer exists, the numbers are finite and
+// in range, the sync group was declared. `what` names the call in the errors.
+Status check_play_options(const PlayOptions& o, const AnimatorOptions& options,
+                          const std::string& what) {
+  if (o.layer >= options.layers.size()) {
+    return make_error(what, "layer " + std::to_string(o.layer) +
+                                " does not exist (the animator has " +
+                                std::to_string(options.layers.size()) + ")");
+  }
+  if (!finite_non_negative(o.weight)) return make_error(what, "weight is negative or not finite");
+  if (!std::isfinite(o.time_scale)) return make_error(what, "time scale is not finite");
+  if (!finite_non_negative(o.start_offset)) {
+    return make_error(what, "start offset is negative or not finite");
+  }
+  if (!finite_non_negative(o.fade_in))
+    return make_error(what, "fade-in duration is negative or not finite");
+  if (!(std::isfinite(o.ticks_per_second) && o.ticks_per_second >= 0)) {
+    return make_error(what, "ticks per second is negative or not finite");
+  }
+  if (o.sync_group >= 0 && static_cast<std::size_t>(o.sync_group) >= options.sync_groups.size()) {
+    return make_error(what, "sync group " + std::to_string(o.sync_group) +
+                                " was not declared (AnimatorOptions::sync_groups has " +
+                                std::to_string(options.sync_groups.size()) + ")");
+  }
+  if (o.sync_group < -1) {
+    return make_error(what, "sync group " + std::to_string(o.sync_group) + " does not exist");
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<PlayerId> Animator::play(ClipId clip, const PlayOptions& o) {
@@ -214,41 +244,19 @@ Result<PlayerId> Animator::play(ClipId clip, const PlayOptions& o) {
                                  std::to_string(cs.clip_count()) + ")");
   }
   const std::string cw = "play '" + cs.clip(clip).name() + "'";
-  if (o.layer >= options_.layers.size()) {
-    return make_error(cw, "layer " + std::to_string(o.layer) +
-                              " does not exist (the animator has " +
-                              std::to_string(options_.layers.size()) + ")");
-  }
+  if (Status s = check_play_options(o, options_, cw); !s) return s.error();
   const bool additive_layer = options_.layers[o.layer].mode == LayerMode::kAdditive;
   if (cs.is_additive(clip) != additive_layer) {
     return make_error(cw, cs.is_additive(clip)
                               ? "the clip is additive; play it on an additive layer"
                               : "the layer is additive and the clip is not a delta clip");
   }
-  if (!finite_non_negative(o.weight)) return make_error(cw, "weight is negative or not finite");
-  if (!std::isfinite(o.time_scale)) return make_error(cw, "time scale is not finite");
-  if (!finite_non_negative(o.start_offset)) {
-    return make_error(cw, "start offset is negative or not finite");
-  }
-  if (!finite_non_negative(o.fade_in))
-    return make_error(cw, "fade-in duration is negative or not finite");
-  if (!(std::isfinite(o.ticks_per_second) && o.ticks_per_second >= 0)) {
-    return make_error(cw, "ticks per second is negative or not finite");
-  }
-  if (o.sync_group >= 0) {
-    if (static_cast<std::size_t>(o.sync_group) >= options_.sync_groups.size()) {
-      return make_error(cw, "sync group " + std::to_string(o.sync_group) +
-                                " was not declared (AnimatorOptions::sync_groups has " +
-                                std::to_string(options_.sync_groups.size()) + ")");
-    }
-    if (options_.sync_groups[o.sync_group] == SyncMode::kMarkers && cs.markers(clip).empty()) {
-      return make_error(cw, "the clip has no sync markers, so it cannot join marker sync group " +
-                                std::to_string(o.sync_group) +
-                                " (add markers with ClipSetBuilder::add_marker or detect them "
-                                "from foot contacts)");
-    }
-  } else if (o.sync_group < -1) {
-    return make_error(cw, "sync group " + std::to_string(o.sync_group) + " does not exist");
+  if (o.sync_group >= 0 && options_.sync_groups[o.sync_group] == SyncMode::kMarkers &&
+      cs.markers(clip).empty()) {
+    return make_error(cw, "the clip has no sync markers, so it cannot join marker sync group " +
+                              std::to_string(o.sync_group) +
+                              " (add markers with ClipSetBuilder::add_marker or detect them "
+                              "from foot contacts)");
   }
   const int i = free_slot(st, -1);
   if (i < 0) {
@@ -289,27 +297,12 @@ Result<PlayerId> Animator::play_blend_space(BlendSpaceId space_id, const PlayOpt
   }
   const BlendSpace& space = cs.blend_space(space_id);
   const std::string cw = "play blend space '" + space.name() + "'";
-  if (o.layer >= options_.layers.size()) {
-    return make_error(cw, "layer " + std::to_string(o.layer) + " does not exist");
-  }
+  if (Status s = check_play_options(o, options_, cw); !s) return s.error();
   if (options_.layers[o.layer].mode == LayerMode::kAdditive) {
     return make_error(cw, "blend spaces blend whole poses; the layer is additive");
   }
-  if (!finite_non_negative(o.weight)) return make_error(cw, "weight is negative or not finite");
-  if (!std::isfinite(o.time_scale)) return make_error(cw, "time scale is not finite");
-  if (!finite_non_negative(o.start_offset)) {
-    return make_error(cw, "start offset is negative or not finite");
-  }
-  if (!finite_non_negative(o.fade_in))
-    return make_error(cw, "fade-in duration is negative or not finite");
-  if (!(std::isfinite(o.ticks_per_second) && o.ticks_per_second >= 0)) {
-    return make_error(cw, "ticks per second is negative or not finite");
-  }
   SyncMode mode = space.sync_mode();
   if (o.sync_group >= 0) {
-    if (static_cast<std::size_t>(o.sync_group) >= options_.sync_groups.size()) {
-      return make_error(cw, "sync group " + std::to_string(o.sync_group) + " was not declared");
-    }
     mode = options_.sync_groups[o.sync_group];
     if (mode == SyncMode::kMarkers) {
       for (const BlendSample& sample : space.samples()) {
@@ -320,8 +313,6 @@ Result<PlayerId> Animator::play_blend_space(BlendSpaceId space_id, const PlayOpt
         }
       }
     }
-  } else if (o.sync_group < -1) {
-    return make_error(cw, "sync group " + std::to_string(o.sync_group) + " does not exist");
   }
   // Slots: the head, then one per sample.
   const std::size_t needed = 1 + space.samples().size();

@@ -92,9 +92,8 @@ TEST(DocExamples, EveryCommandLineExampleSucceedsAndMakesWhatItSays) {
       // A relative path is a file the examples write or read back: in the scratch folder.
       if (std::regex_match(word, relative_file) || word == "converted")
         word = (s.dir / word).string();
-      const bool output_follows =
-          !args.empty() && (args.back() == "--out" || args.back() == "-o" ||
-                            (args.size() == 2 && args[0] == "convert"));
+      const bool output_follows = !args.empty() && (args.back() == "--out" || args.back() == "-o" ||
+                                                    (args.size() == 2 && args[0] == "convert"));
       if (output_follows || (args.size() == 2 && args[0] == "convert" && word[0] != '-'))
         outputs.emplace_back(word);
       args.push_back(word);

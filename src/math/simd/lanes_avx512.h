@@ -19,65 +19,13 @@ struct M {
   __mmask8 k;
 };
 
-struct F {
-  __m256 v;
-  MARROW_LANES_INLINE static F load(const float* p) { return {_mm256_load_ps(p)}; }
-  MARROW_LANES_INLINE static F loadu(const float* p) { return {_mm256_loadu_ps(p)}; }
-  MARROW_LANES_INLINE static F set1(float x) { return {_mm256_set1_ps(x)}; }
-  MARROW_LANES_INLINE static F zero() { return {_mm256_setzero_ps()}; }
-  MARROW_LANES_INLINE void store(float* p) const { _mm256_store_ps(p, v); }
-  MARROW_LANES_INLINE void storeu(float* p) const { _mm256_storeu_ps(p, v); }
-};
+#include "math/simd/lanes_256_common.inc"
 
-struct I {
-  __m256i v;
-  MARROW_LANES_INLINE static I load_u8(const std::uint8_t* p) {
-    return {_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)))};
-  }
-  MARROW_LANES_INLINE static I load_u16(const std::uint16_t* p) {
-    return {_mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)))};
-  }
-  MARROW_LANES_INLINE static I loadu(const std::int32_t* p) {
-    return {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))};
-  }
-  MARROW_LANES_INLINE static I set1(std::int32_t x) { return {_mm256_set1_epi32(x)}; }
-};
-
-MARROW_LANES_INLINE F operator+(F a, F b) {
-  return {_mm256_add_ps(a.v, b.v)};
-}
-MARROW_LANES_INLINE F operator-(F a, F b) {
-  return {_mm256_sub_ps(a.v, b.v)};
-}
-MARROW_LANES_INLINE F operator*(F a, F b) {
-  return {_mm256_mul_ps(a.v, b.v)};
-}
-MARROW_LANES_INLINE F operator/(F a, F b) {
-  return {_mm256_div_ps(a.v, b.v)};
-}
-MARROW_LANES_INLINE F operator-(F a) {
-  return {_mm256_xor_ps(a.v, _mm256_set1_ps(-0.0f))};
-}
-MARROW_LANES_INLINE F fma(F a, F b, F c) {
-  return {_mm256_fmadd_ps(a.v, b.v, c.v)};
-}
-MARROW_LANES_INLINE F min(F a, F b) {
-  return {_mm256_min_ps(a.v, b.v)};
-}
-MARROW_LANES_INLINE F max(F a, F b) {
-  return {_mm256_max_ps(a.v, b.v)};
-}
-MARROW_LANES_INLINE F sqrt(F a) {
-  return {_mm256_sqrt_ps(a.v)};
-}
 // The 14-bit estimate refined by one Newton step: ~24 bits.
 MARROW_LANES_INLINE F rsqrt(F a) {
   const __m256 e = _mm256_rsqrt14_ps(a.v);
   const __m256 half_a = _mm256_mul_ps(a.v, _mm256_set1_ps(0.5f));
   return {_mm256_mul_ps(e, _mm256_fnmadd_ps(half_a, _mm256_mul_ps(e, e), _mm256_set1_ps(1.5f)))};
-}
-MARROW_LANES_INLINE F abs(F a) {
-  return {_mm256_and_ps(a.v, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)))};
 }
 MARROW_LANES_INLINE F flip_sign(F a, F sign) {
   // a ^ (sign & 0x80000000) in one ternary-logic instruction.
