@@ -13,6 +13,8 @@
 #include <sstream>
 
 #include "marrow/io/animation_script.h"
+#include "marrow/io/asset.h"
+#include "marrow/io/script_runner.h"
 
 namespace marrow::test {
 namespace {
@@ -585,34 +587,46 @@ TEST_F(ControlPlay, FootPlantingKeepsPlantedFeetOnTheGamesGround) {
   }
 }
 
-TEST_F(ControlPlay, BadIkAndPlantingFailNamingThePlace) {
-  const auto error_of = [&](const std::string& script) {
-    const Outcome o = run(script);
-    EXPECT_EQ(o.exit_code, 1) << o.out;
-    return o.err;
+// In process (ScriptRunner, as `marrow play` runs it): the file is loaded once, not per case.
+TEST(ControlScriptRun, BadIkAndPlantingFailNamingThePlace) {
+  const std::string soldier = std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+  if (!fs::exists(soldier)) GTEST_SKIP() << soldier << " is absent";
+  const Result<Asset> asset = load_asset(soldier);
+  ASSERT_TRUE(asset.ok()) << asset.error().message;
+  const auto error_of = [&](const std::string& json) -> std::string {
+    Result<AnimationScript> script = parse_animation_script(json, "s.json");
+    if (!script) return script.error().message;
+    Result<ScriptRunner> runner = ScriptRunner::create(*asset, *script);
+    if (!runner) return runner.error().message;
+    ScriptFrame frame;
+    for (int k = 0; k < runner->frame_count(); ++k) {
+      if (Status s = runner->next(frame); !s) return s.error().message;
+    }
+    ADD_FAILURE() << "no error from " << json;
+    return {};
   };
   EXPECT_NE(error_of(R"({"timeline": [{"t": 0, "play": "Walk"}, {"t": 0.1, "ik": {"id": "a",
       "solver": "aim", "joint": "Nose", "target": [0, 1, 0]}}]})")
-                .find("timeline[1].ik.joint: no joint named 'Nose'"),
+                .find("s.json: timeline[1].ik.joint: no joint named 'Nose'"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"timeline": [{"t": 0, "release_ik": "grab"}]})")
-                .find("timeline[0]: no IK constraint 'grab' is set"),
+                .find("s.json: timeline[0]: no IK constraint 'grab' is set"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"timeline": [{"t": 0, "ik": {"id": "a", "solver": "aim",
       "joint": "mixamorig:Head", "target": [0, 1, 0], "soft_limit": 0.5}}]})")
-                .find("timeline[0].ik.soft_limit: belongs to another solver than aim"),
+                .find("s.json: timeline[0].ik.soft_limit: belongs to another solver than aim"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"timeline": [{"t": 0, "ik": {"id": "a", "solver": "chain",
       "joint": "mixamorig:Spine", "root": "mixamorig:Head", "target": [0, 1, 0]}}]})")
-                .find("timeline[0].ik.root: 'mixamorig:Head' must be an ancestor"),
+                .find("s.json: timeline[0].ik.root: 'mixamorig:Head' must be an ancestor"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"foot_planting": {"pelvis": "Pelvis", "legs": [{"foot":
       "mixamorig:LeftFoot"}]}, "timeline": [{"t": 0, "play": "Walk"}]})")
-                .find("foot_planting.pelvis: no joint named 'Pelvis'"),
+                .find("s.json: foot_planting.pelvis: no joint named 'Pelvis'"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"foot_planting": {"pelvis": "mixamorig:Hips", "legs": [{"foot":
       "mixamorig:LeftFoot"}], "ground": {"normal": [1, 0, 0]}}})")
-                .find("foot_planting.ground.normal: must point up"),
+                .find("s.json: foot_planting.ground.normal: must point up"),
             std::string::npos);
 }
 
