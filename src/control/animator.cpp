@@ -159,7 +159,7 @@ Result<Animator> Animator::create(std::shared_ptr<const ClipSet> set, AnimatorOp
   return a;
 }
 
-Slot* find_slot(Animator::State& st, PlayerId id) {
+Slot* find_slot(AnimatorState& st, PlayerId id) {
   const std::uint32_t i = slot_of(id);
   if (!id.valid() || i >= st.slots.size()) return nullptr;
   Slot& s = st.slots[i];
@@ -169,12 +169,12 @@ Slot* find_slot(Animator::State& st, PlayerId id) {
 
 namespace {
 
-const Slot* find_slot(const Animator::State& st, PlayerId id) {
-  return find_slot(const_cast<Animator::State&>(st), id);
+const Slot* find_slot(const AnimatorState& st, PlayerId id) {
+  return find_slot(const_cast<AnimatorState&>(st), id);
 }
 
 // Binds slot i's cursor or context to its clip; no allocation (they were sized in create()).
-void bind_sampler(Animator::State& st, const ClipSet& set, bool prefer_compiled, std::size_t i) {
+void bind_sampler(AnimatorState& st, const ClipSet& set, bool prefer_compiled, std::size_t i) {
   const ClipId clip = st.slots[i].clip;
   if (prefer_compiled && set.compiled(clip)) {
     st.contexts[i].bind(*set.compiled(clip));
@@ -184,14 +184,14 @@ void bind_sampler(Animator::State& st, const ClipSet& set, bool prefer_compiled,
 }
 
 // Free slots, lowest first; -1 past the end.
-int free_slot(const Animator::State& st, int after) {
+int free_slot(const AnimatorState& st, int after) {
   for (std::size_t i = static_cast<std::size_t>(after + 1); i < st.slots.size(); ++i) {
     if (!st.slots[i].active) return static_cast<int>(i);
   }
   return -1;
 }
 
-void deactivate(Animator::State& st, std::size_t i) {
+void deactivate(AnimatorState& st, std::size_t i) {
   Slot& s = st.slots[i];
   if (s.kind == SlotKind::kBlendSpace) {
     for (Slot& child : st.slots) {

@@ -69,7 +69,7 @@ void set_channel(control_detail::InertialGroup& g, int k, std::size_t l, float x
 struct Evaluator {
   const ClipSet& set;
   const AnimatorOptions& options;
-  Animator::State& st;
+  AnimatorState& st;
   std::span<SoaTransform> poses;  // the workspace's
   std::span<Transform> aos;
   std::size_t groups;
@@ -172,7 +172,7 @@ struct Evaluator {
 
 // pose += the offsets at time t (seconds since the switch), 8 joints at a time in the baseline
 // SIMD lanes (math/simd: SSE2 on x86-64, the scalar lanes elsewhere).
-void apply_offsets(const Animator::State& st, float t, std::span<SoaTransform> pose) {
+void apply_offsets(const AnimatorState& st, float t, std::span<SoaTransform> pose) {
   using lanes::F;
   if (!(t < st.inertial_duration)) return;
   const F time = F::set1(std::max(t, 0.0f)), one = F::set1(1), zero = F::zero();

@@ -116,9 +116,8 @@ struct MorphByHand {
   }
 };
 
-}  // namespace control_detail
-
-struct Animator::State {
+// What an Animator holds: its players and their cursors, contexts and fades.
+struct AnimatorState {
   std::vector<control_detail::Slot> slots;
   std::vector<control_detail::Slot> ghost;        // inertialization's source, advanced alongside
   std::vector<SamplingCursor> cursors;            // per slot, exact clips
@@ -136,12 +135,16 @@ struct Animator::State {
   std::vector<control_detail::MorphByHand> morph_by_hand;
 };
 
+}  // namespace control_detail
+
+using control_detail::AnimatorState;
+
 namespace control_detail {
 // Moves the morph fades set by hand on by dt seconds (Animator::update).
 void advance_morph_fades(std::span<MorphByHand> slots, float dt);
 }  // namespace control_detail
 
 // The slot of an addressable player (a clip or a blend space), or null for a stale id.
-control_detail::Slot* find_slot(Animator::State& state, PlayerId id);
+control_detail::Slot* find_slot(AnimatorState& state, PlayerId id);
 
 }  // namespace marrow

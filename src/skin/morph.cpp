@@ -188,7 +188,7 @@ Result<MorphMesh> MorphMesh::build(const SkinnedMesh& mesh, const SkinningMesh* 
   std::vector<std::uint32_t> slot_of(n);
   for (std::size_t v = 0; v < n; ++v) slot_of[v] = static_cast<std::uint32_t>(v);
   if (skinning) {
-    const SkinningMesh::Data& sd = skinning->data();
+    const skin_detail::SkinningMeshData& sd = skin_detail::data_of(*skinning);
     if (sd.vertex_count != n)
       return make_error(where, "the skinning layout has " + std::to_string(sd.vertex_count) +
                                    " vertices, the mesh " + std::to_string(n));
@@ -202,7 +202,7 @@ Result<MorphMesh> MorphMesh::build(const SkinnedMesh& mesh, const SkinningMesh* 
   d.target_count = mesh.morph_targets.size();
   d.has_normals = !mesh.normals.empty();
   d.has_tangents = !mesh.tangents.empty();
-  d.order = skinning ? static_cast<const void*>(&skinning->data()) : nullptr;
+  d.order = skinning ? static_cast<const void*>(&skin_detail::data_of(*skinning)) : nullptr;
   for (const MorphTarget& t : mesh.morph_targets) {
     d.morph_normals = d.morph_normals || (d.has_normals && !t.normal_deltas.empty());
     d.morph_tangents = d.morph_tangents || (d.has_tangents && !t.tangent_deltas.empty());
@@ -270,7 +270,7 @@ Result<MorphMesh> MorphMesh::build(const SkinnedMesh& mesh, const SkinningMesh* 
 }
 
 MorphedVertices MorphedVertices::create(const MorphMesh& mesh) {
-  const MorphMesh::Data& d = mesh.data();
+  const skin_detail::MorphMeshData& d = skin_detail::data_of(mesh);
   MorphedVertices out;
   out.positions = d.base_positions;
   out.normals = d.base_normals;
@@ -283,8 +283,9 @@ MorphedVertices MorphedVertices::create(const MorphMesh& mesh) {
 
 namespace detail {
 
-void morph_group_scalar(const MorphMesh::Data& d, const MorphMesh::Data::Group& g,
-                        const float* weights, MorphedVertices& out) {
+void morph_group_scalar(const skin_detail::MorphMeshData& d,
+                        const skin_detail::MorphMeshData::Group& g, const float* weights,
+                        MorphedVertices& out) {
   std::size_t e = g.first_entry;
   for (std::size_t m = g.begin; m < g.end; ++m) {
     const std::uint32_t v = d.moved[m];
@@ -309,7 +310,7 @@ void morph_group_scalar(const MorphMesh::Data& d, const MorphMesh::Data::Group& 
 
 bool MorphJob::validate() const {
   if (!mesh || !output) return false;
-  const MorphMesh::Data& d = mesh->data();
+  const skin_detail::MorphMeshData& d = skin_detail::data_of(*mesh);
   if (weights.size() < d.target_count) return false;
   for (std::size_t t = 0; t < d.target_count; ++t) {
     if (!std::isfinite(weights[t])) return false;
@@ -321,16 +322,16 @@ bool MorphJob::validate() const {
 
 bool MorphJob::run() const {
   if (!validate()) return false;
-  const MorphMesh::Data& d = mesh->data();
-  for (const MorphMesh::Data::Group& g : d.groups)
+  const skin_detail::MorphMeshData& d = skin_detail::data_of(*mesh);
+  for (const skin_detail::MorphMeshData::Group& g : d.groups)
     detail::morph_group_simd(d, g, weights.data(), *output);
   return true;
 }
 
 bool MorphJob::run_reference() const {
   if (!validate()) return false;
-  const MorphMesh::Data& d = mesh->data();
-  for (const MorphMesh::Data::Group& g : d.groups)
+  const skin_detail::MorphMeshData& d = skin_detail::data_of(*mesh);
+  for (const skin_detail::MorphMeshData::Group& g : d.groups)
     detail::morph_group_scalar(d, g, weights.data(), *output);
   return true;
 }
@@ -370,7 +371,7 @@ namespace {
 bool skin_morphed(const SkinningMesh& mesh, const MorphedVertices& bind,
                   std::span<const Mat4> palette, SkinningMethod method, SkinningOutput out,
                   std::size_t begin, std::size_t end, bool reference) {
-  const SkinningMesh::Data& d = mesh.data();
+  const skin_detail::SkinningMeshData& d = skin_detail::data_of(mesh);
   if (bind.order != &d || bind.positions.size() < d.vertex_count + 1) return false;
   if (d.has_normals && bind.normals.size() < d.vertex_count + 1) return false;
   if (d.has_tangents && bind.tangents.size() < d.vertex_count) return false;

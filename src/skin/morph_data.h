@@ -10,7 +10,9 @@
 
 namespace marrow {
 
-struct MorphMesh::Data {
+namespace skin_detail {
+
+struct MorphMeshData {
   // Moved vertices that K targets move, in [begin, end) of `moved`; groups ordered by K. Their
   // K entries each (target index and deltas) start at first_entry, vertex after vertex.
   struct Group {
@@ -23,7 +25,8 @@ struct MorphMesh::Data {
   std::size_t target_count = 0;
   bool has_normals = false, has_tangents = false;      // the mesh's attributes
   bool morph_normals = false, morph_tangents = false;  // some target has such deltas
-  const void* order = nullptr;  // the SkinningMesh::Data whose slot order is used, or null
+  const void* order =
+      nullptr;  // the skin_detail::SkinningMeshData whose slot order is used, or null
 
   // The mesh's own vertices in output order; positions and normals padded by one element.
   std::vector<Vec3> base_positions;
@@ -40,13 +43,21 @@ struct MorphMesh::Data {
   std::vector<Vec3> tangent_deltas;  // empty unless morph_tangents
 };
 
+inline const MorphMeshData& data_of(const MorphMesh& mesh) {
+  return *mesh.data_;
+}
+
+}  // namespace skin_detail
+
 namespace detail {
 
 // The kernels over the moved vertices of one group (morph.cpp: scalar; morph_simd.cpp: SIMD).
-void morph_group_scalar(const MorphMesh::Data& d, const MorphMesh::Data::Group& g,
-                        const float* weights, MorphedVertices& out);
-void morph_group_simd(const MorphMesh::Data& d, const MorphMesh::Data::Group& g,
-                      const float* weights, MorphedVertices& out);
+void morph_group_scalar(const skin_detail::MorphMeshData& d,
+                        const skin_detail::MorphMeshData::Group& g, const float* weights,
+                        MorphedVertices& out);
+void morph_group_simd(const skin_detail::MorphMeshData& d,
+                      const skin_detail::MorphMeshData::Group& g, const float* weights,
+                      MorphedVertices& out);
 
 }  // namespace detail
 }  // namespace marrow

@@ -33,8 +33,9 @@ MARROW_INLINE void store3(float* p, v4 v) {
 }
 
 template <std::size_t K, bool kNormals, bool kTangents>
-MARROW_INLINE void morph_group(const MorphMesh::Data& d, const MorphMesh::Data::Group& g,
-                               const float* weights, MorphedVertices& out, std::size_t k_runtime) {
+MARROW_INLINE void morph_group(const skin_detail::MorphMeshData& d,
+                               const skin_detail::MorphMeshData::Group& g, const float* weights,
+                               MorphedVertices& out, std::size_t k_runtime) {
   const std::size_t k = K ? K : k_runtime;
   const std::uint32_t* targets = d.entry_target.data() + g.first_entry;
   const float* pd = &d.position_deltas[g.first_entry].x;
@@ -68,8 +69,9 @@ MARROW_INLINE void morph_group(const MorphMesh::Data& d, const MorphMesh::Data::
 }
 
 template <bool kNormals, bool kTangents>
-MARROW_INLINE void dispatch(const MorphMesh::Data& d, const MorphMesh::Data::Group& g,
-                            const float* w, MorphedVertices& out) {
+MARROW_INLINE void dispatch(const skin_detail::MorphMeshData& d,
+                            const skin_detail::MorphMeshData::Group& g, const float* w,
+                            MorphedVertices& out) {
   switch (g.targets) {
     case 1:
       return morph_group<1, kNormals, kTangents>(d, g, w, out, 1);
@@ -95,8 +97,9 @@ MARROW_INLINE void dispatch(const MorphMesh::Data& d, const MorphMesh::Data::Gro
 }  // namespace
 
 MARROW_MORPH_CLONES
-void morph_group_simd(const MorphMesh::Data& d, const MorphMesh::Data::Group& g,
-                      const float* weights, MorphedVertices& out) {
+void morph_group_simd(const skin_detail::MorphMeshData& d,
+                      const skin_detail::MorphMeshData::Group& g, const float* weights,
+                      MorphedVertices& out) {
   if (d.morph_normals && d.morph_tangents)
     dispatch<true, true>(d, g, weights, out);
   else if (d.morph_normals)

@@ -29,7 +29,7 @@ bool check(const SkinningMesh& mesh, std::size_t palette_size, const SkinningOut
 template <bool kReference>
 bool skin_matrices(const SkinningMesh& mesh, std::span<const Mat4> palette, SkinningMethod method,
                    const detail::KernelArgs& args, std::size_t begin, std::size_t end) {
-  const SkinningMesh::Data& d = mesh.data();
+  const skin_detail::SkinningMeshData& d = skin_detail::data_of(mesh);
   if (method == SkinningMethod::kLinear) {
     if constexpr (kReference) {
       detail::for_each_group_range(d, args, begin, end,
@@ -77,7 +77,7 @@ template <bool kReference>
 bool skin_dual_quats(const SkinningMesh& mesh, std::span<const DqsJoint> palette,
                      SkinningOutput out, std::size_t begin, std::size_t end) {
   if (!check(mesh, palette.size(), out, begin, end)) return false;
-  const SkinningMesh::Data& d = mesh.data();
+  const skin_detail::SkinningMeshData& d = skin_detail::data_of(mesh);
   const detail::KernelArgs args = detail::make_args(d, out);
   const bool rigid = !kReference && detail::all_rigid(palette.data(), d.skin_joint_count);
   detail::for_each_group_range(d, args, begin, end,
@@ -106,8 +106,9 @@ bool skin_with_args(const SkinningMesh& mesh, std::span<const Mat4> palette, Ski
 
 bool skin(const SkinningMesh& mesh, std::span<const Mat4> palette, SkinningMethod method,
           SkinningOutput out, std::size_t begin, std::size_t end) {
-  return detail::skin_with_args(mesh, palette, method, out, detail::make_args(mesh.data(), out),
-                                begin, end, false);
+  return detail::skin_with_args(mesh, palette, method, out,
+                                detail::make_args(skin_detail::data_of(mesh), out), begin, end,
+                                false);
 }
 
 bool skin(const SkinningMesh& mesh, std::span<const DqsJoint> dq_palette, SkinningOutput out,
@@ -117,8 +118,9 @@ bool skin(const SkinningMesh& mesh, std::span<const DqsJoint> dq_palette, Skinni
 
 bool skin_reference(const SkinningMesh& mesh, std::span<const Mat4> palette, SkinningMethod method,
                     SkinningOutput out, std::size_t begin, std::size_t end) {
-  return detail::skin_with_args(mesh, palette, method, out, detail::make_args(mesh.data(), out),
-                                begin, end, true);
+  return detail::skin_with_args(mesh, palette, method, out,
+                                detail::make_args(skin_detail::data_of(mesh), out), begin, end,
+                                true);
 }
 
 bool skin_reference(const SkinningMesh& mesh, std::span<const DqsJoint> dq_palette,

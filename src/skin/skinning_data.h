@@ -11,7 +11,9 @@
 
 namespace marrow {
 
-struct SkinningMesh::Data {
+namespace skin_detail {
+
+struct SkinningMeshData {
   // Vertices with the same number of influences, in slots [begin, end); groups are ordered by
   // influence count, and within a group vertices keep their original order. A group of 0
   // influences holds vertices kept in place (UnweightedVertices::kKeepBindPosition).
@@ -44,5 +46,11 @@ struct SkinningMesh::Data {
   // Box of the vertices kept in place (UnweightedVertices::kKeepBindPosition; group of 0).
   Aabb unweighted_bounds;
 };
+
+inline const SkinningMeshData& data_of(const SkinningMesh& mesh) {
+  return *mesh.data_;
+}
+
+}  // namespace skin_detail
 
 }  // namespace marrow

@@ -202,7 +202,7 @@ Aabb compute_bounds(std::span<const Vec3> positions) {
 }
 
 Aabb conservative_skinned_bounds(const SkinningMesh& mesh, std::span<const Mat4> palette) {
-  const SkinningMesh::Data& d = mesh.data();
+  const skin_detail::SkinningMeshData& d = skin_detail::data_of(mesh);
   Aabb box;
   if (palette.size() < d.skin_joint_count) return box;
   box.extend(d.unweighted_bounds);  // vertices that never move

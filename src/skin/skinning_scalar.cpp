@@ -29,10 +29,10 @@ void write_tangent(std::array<float, 4>& out, Vec3 t, float w, bool linear) {
 
 }  // namespace
 
-void copy_unweighted(const KernelArgs& a, const SkinningMesh::Data::Group& g, std::size_t s0,
-                     std::size_t s1) {
+void copy_unweighted(const KernelArgs& a, const skin_detail::SkinningMeshData::Group& g,
+                     std::size_t s0, std::size_t s1) {
   (void)g;
-  const SkinningMesh::Data& d = *a.mesh;
+  const skin_detail::SkinningMeshData& d = *a.mesh;
   for (std::size_t s = s0; s < s1; ++s) {
     const std::uint32_t v = d.original_index[s];
     a.positions[v] = a.bind_positions[s];
@@ -45,9 +45,9 @@ void copy_unweighted(const KernelArgs& a, const SkinningMesh::Data::Group& g, st
   }
 }
 
-void lbs_scalar(const KernelArgs& a, const Mat4* palette, const SkinningMesh::Data::Group& g,
-                std::size_t s0, std::size_t s1) {
-  const SkinningMesh::Data& d = *a.mesh;
+void lbs_scalar(const KernelArgs& a, const Mat4* palette,
+                const skin_detail::SkinningMeshData::Group& g, std::size_t s0, std::size_t s1) {
+  const skin_detail::SkinningMeshData& d = *a.mesh;
   const std::size_t k = g.influences;
   for (std::size_t s = s0; s < s1; ++s) {
     const std::size_t f = g.first_influence + (s - g.begin) * k;
@@ -75,9 +75,10 @@ void lbs_scalar(const KernelArgs& a, const Mat4* palette, const SkinningMesh::Da
 namespace {
 
 template <typename JointOf>
-void dqs_scalar_impl(const KernelArgs& a, JointOf&& joint_of, const SkinningMesh::Data::Group& g,
-                     std::size_t s0, std::size_t s1) {
-  const SkinningMesh::Data& d = *a.mesh;
+void dqs_scalar_impl(const KernelArgs& a, JointOf&& joint_of,
+                     const skin_detail::SkinningMeshData::Group& g, std::size_t s0,
+                     std::size_t s1) {
+  const skin_detail::SkinningMeshData& d = *a.mesh;
   const std::size_t k = g.influences;
   for (std::size_t s = s0; s < s1; ++s) {
     const std::size_t f = g.first_influence + (s - g.begin) * k;
@@ -121,14 +122,15 @@ void dqs_scalar_impl(const KernelArgs& a, JointOf&& joint_of, const SkinningMesh
 
 }  // namespace
 
-void dqs_scalar(const KernelArgs& a, const DqsJoint* palette, const SkinningMesh::Data::Group& g,
-                std::size_t s0, std::size_t s1) {
+void dqs_scalar(const KernelArgs& a, const DqsJoint* palette,
+                const skin_detail::SkinningMeshData::Group& g, std::size_t s0, std::size_t s1) {
   dqs_scalar_impl(
       a, [palette](std::uint16_t j) -> const DqsJoint& { return palette[j]; }, g, s0, s1);
 }
 
 void dqs_scalar_from_matrices(const KernelArgs& a, const Mat4* palette,
-                              const SkinningMesh::Data::Group& g, std::size_t s0, std::size_t s1) {
+                              const skin_detail::SkinningMeshData::Group& g, std::size_t s0,
+                              std::size_t s1) {
   dqs_scalar_impl(
       a, [palette](std::uint16_t j) { return dqs_joint_from_matrix(palette[j]); }, g, s0, s1);
 }

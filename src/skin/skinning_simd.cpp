@@ -40,9 +40,10 @@ namespace marrow::detail {
 
 namespace {
 
-skin_detail::GroupArgs group_args(const KernelArgs& a, const SkinningMesh::Data::Group& g,
-                                  std::size_t s0, std::size_t s1) {
-  const SkinningMesh::Data& d = *a.mesh;
+skin_detail::GroupArgs group_args(const KernelArgs& a,
+                                  const skin_detail::SkinningMeshData::Group& g, std::size_t s0,
+                                  std::size_t s1) {
+  const skin_detail::SkinningMeshData& d = *a.mesh;
   const std::size_t first = g.first_influence + (s0 - g.begin) * g.influences;
   // The bind pose comes from the arguments: the mesh's own, or morphed vertices (skin/morph.h).
   return {s1 - s0,
@@ -61,13 +62,13 @@ skin_detail::GroupArgs group_args(const KernelArgs& a, const SkinningMesh::Data:
 
 }  // namespace
 
-void lbs_simd(const KernelArgs& a, const float* palette, const SkinningMesh::Data::Group& g,
-              std::size_t s0, std::size_t s1) {
+void lbs_simd(const KernelArgs& a, const float* palette,
+              const skin_detail::SkinningMeshData::Group& g, std::size_t s0, std::size_t s1) {
   skin_detail::skin_kernels().lbs(group_args(a, g, s0, s1), palette);
 }
 
 void dqs_simd(const KernelArgs& a, const DqsJoint* palette, bool rigid,
-              const SkinningMesh::Data::Group& g, std::size_t s0, std::size_t s1) {
+              const skin_detail::SkinningMeshData::Group& g, std::size_t s0, std::size_t s1) {
   skin_detail::skin_kernels().dqs(group_args(a, g, s0, s1), &palette->dq.real.x, rigid);
 }
 

@@ -153,6 +153,10 @@ class AnimatorWorkspace {
   std::vector<float> morph_;         // max_players weight arrays
 };
 
+namespace control_detail {
+struct AnimatorState;  // players, cursors, fades: src/control/animator_state.h
+}
+
 class Animator {
  public:
   // Errors: no set, more than kMaxAnimatorPlayers players, a layer mask that is not in the set,
@@ -268,9 +272,8 @@ class Animator {
   // shared set's.
   std::size_t size_bytes() const;
 
-  struct State;  // internal
-
  private:
+  using State = control_detail::AnimatorState;
   Animator() = default;
   UpdateResult update_impl(float dt, std::span<AnimationEvent> events, EventCallback callback,
                            void* user);

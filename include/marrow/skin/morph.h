@@ -68,6 +68,12 @@ class MorphLayout {
 // A mesh's targets laid out for MorphJob (built once per mesh, shared by every character that
 // uses it): vertex-major, each moved vertex with the deltas of the targets that move it, vertices
 // grouped by that count so the kernel's inner loop has a fixed length.
+class MorphMesh;
+namespace skin_detail {
+struct MorphMeshData;  // the kernels' layout: src/skin/morph_data.h
+inline const MorphMeshData& data_of(const MorphMesh& mesh);
+}  // namespace skin_detail
+
 class MorphMesh {
  public:
   // Fails on what validate_morph_targets refuses. With `skinning` (built from the same mesh),
@@ -82,14 +88,13 @@ class MorphMesh {
   bool has_normals() const;   // the mesh has normals (morphed when some target has deltas)
   bool has_tangents() const;  // the mesh has tangents
 
-  struct Data;  // implementation detail, src/skin/morph_data.h
-  const Data& data() const { return *data_; }
-
   MorphMesh(MorphMesh&&) noexcept;
   MorphMesh& operator=(MorphMesh&&) noexcept;
   ~MorphMesh();
 
  private:
+  friend const skin_detail::MorphMeshData& skin_detail::data_of(const MorphMesh&);
+  using Data = skin_detail::MorphMeshData;
   MorphMesh();
   std::unique_ptr<Data> data_;
 };

@@ -106,6 +106,12 @@ struct Aabb {
 // position, normal and tangent in every frame (as if bound to an identity palette entry).
 enum class UnweightedVertices { kError, kKeepBindPosition };
 
+class SkinningMesh;
+namespace skin_detail {
+struct SkinningMeshData;  // the kernels' layout: src/skin/skinning_data.h
+inline const SkinningMeshData& data_of(const SkinningMesh& mesh);
+}  // namespace skin_detail
+
 class SkinningMesh {
  public:
   // max_influences = 0 keeps every influence; N > 0 keeps the N strongest per vertex and
@@ -123,15 +129,13 @@ class SkinningMesh {
   bool has_normals() const;
   bool has_tangents() const;
 
-  // Implementation detail for the kernels; see src/skin/.
-  struct Data;
-  const Data& data() const { return *data_; }
-
   SkinningMesh(SkinningMesh&&) noexcept;
   SkinningMesh& operator=(SkinningMesh&&) noexcept;
   ~SkinningMesh();
 
  private:
+  friend const skin_detail::SkinningMeshData& skin_detail::data_of(const SkinningMesh&);
+  using Data = skin_detail::SkinningMeshData;
   SkinningMesh();
   std::unique_ptr<Data> data_;
 };
