@@ -216,8 +216,9 @@ int run_play(const PlayCommandOptions& o) {
 
 void add_play_command(CLI::App& app, std::function<int()>& run) {
   auto options = std::make_shared<PlayCommandOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "play", "Step an animator through a script (players, fades, events, state machine)");
+  CLI::App* cmd = app.add_subcommand("play",
+                                     "Step an animator through a script (players, fades, events, "
+                                     "state machine, IK, feet on the ground)");
   cmd->add_option("file", options->file, "Any file marrow reads: its skeleton and clips")
       ->required();
   cmd->add_option("--script", options->script, "The script, JSON (docs/control.md)")->required();
