@@ -129,12 +129,16 @@ py::tuple plant_feet(const SkeletonRef& skeleton, py::array local, const py::obj
   std::span<Transform> pose = pose_out(local, "local", n);
   std::optional<GroundPlane> plane;
   float ground_height = 0;
-  if (py::isinstance<py::tuple>(ground) || py::isinstance<py::list>(ground)) {
-    const auto [point, normal] =
-        ground.cast<std::pair<std::array<float, 3>, std::array<float, 3>>>();
-    plane = GroundPlane{vec3_of(point), vec3_of(normal)};
-  } else {
-    ground_height = ground.cast<float>();
+  try {
+    if (py::isinstance<py::tuple>(ground) || py::isinstance<py::list>(ground)) {
+      const auto [point, normal] =
+          ground.cast<std::pair<std::array<float, 3>, std::array<float, 3>>>();
+      plane = GroundPlane{vec3_of(point), vec3_of(normal)};
+    } else {
+      ground_height = ground.cast<float>();
+    }
+  } catch (const py::cast_error&) {
+    throw py::type_error("ground: expected a height or a (point, normal) pair of 3-vectors");
   }
   if (legs.size() == 0 || legs.size() > kMaxFootPlantLegs)
     throw py::value_error("legs: expected 1 to 8 legs");

@@ -361,6 +361,8 @@ def test_feet_are_found_planted_and_held(soldier_path):
     assert after[ankle, 1, 3] - before[ankle, 1, 3] == pytest.approx(0.1 * leg, abs=1e-4 * leg)
     with pytest.raises(ValueError, match=r"legs\[0\]: unknown key 'foot'"):
         marrow.plant_feet(skeleton, local, "mixamorig:Hips", [{"foot": ankle}])
+    with pytest.raises(TypeError, match="ground: expected a height or a \\(point, normal\\)"):
+        marrow.plant_feet(skeleton, local, "mixamorig:Hips", [{"ankle": ankle}], ground=(1, 2))
     lock = marrow.FootLock()
     lock.update(1.0, (1.0, 2.0, 3.0))
     assert lock.locked and lock.position == pytest.approx((1.0, 2.0, 3.0))

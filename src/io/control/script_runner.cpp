@@ -22,21 +22,16 @@ std::string names_of(const std::vector<std::pair<std::string, PlayerId>>& ids,
 
 }  // namespace
 
-// A joint's name as add_detected_foot_markers takes it: the name itself when one node has it,
-// else "#N" for the one skin joint among the nodes of that name (the name unchanged when no
-// or several skin joints have it: the builder's error then names it).
+// A joint's name as add_detected_foot_markers takes it: "#N" for the joint find_script_joint
+// picks when nodes share the name (the one skin joint among them), else the name unchanged (the
+// builder's error then names it).
 namespace {
 
 std::string foot_joint_reference(const Asset& asset, const std::string& name) {
-  std::vector<JointIndex> named, skin_joints;
-  for (std::size_t j = 0; j < asset.skeleton.size(); ++j) {
-    if (asset.skeleton.name(j) != name) continue;
-    named.push_back(static_cast<JointIndex>(j));
-    if (asset.is_skin_joint(static_cast<JointIndex>(j)))
-      skin_joints.push_back(static_cast<JointIndex>(j));
-  }
-  if (named.size() > 1 && skin_joints.size() == 1) return "#" + std::to_string(skin_joints[0]);
-  return name;
+  const Result<JointIndex> joint = script_detail::find_script_joint(asset, name);
+  // The name itself where a lookup by name finds that joint, so messages keep the name.
+  if (!joint || asset.skeleton.find(name) == std::optional<JointIndex>(*joint)) return name;
+  return "#" + std::to_string(*joint);
 }
 
 }  // namespace
