@@ -5,13 +5,6 @@
 #include <cmath>
 
 #include "animator_state.h"
-#if defined(__SSE2__)
-#include "math/simd/lanes_sse2.h"
-namespace lanes = marrow::simd::sse2;
-#else
-#include "math/simd/lanes_scalar.h"
-namespace lanes = marrow::simd::scalar;
-#endif
 #include "marrow/pose/soa_blend.h"
 #include "root_motion.h"
 
@@ -170,45 +163,13 @@ struct Evaluator {
   }
 };
 
-// pose += the offsets at time t (seconds since the switch), 8 joints at a time in the baseline
-// SIMD lanes (math/simd: SSE2 on x86-64, the scalar lanes elsewhere).
+// pose += the offsets at time t (seconds since the switch), through the SIMD level's kernel
+// (inertial_kernels.h).
 void apply_offsets(const AnimatorState& st, float t, std::span<SoaTransform> pose) {
-  using lanes::F;
   if (!(t < st.inertial_duration)) return;
-  const F time = F::set1(std::max(t, 0.0f)), one = F::set1(1), zero = F::zero();
-  const F c4 = F::set1(4), c15 = F::set1(-15), c20 = F::set1(20), c10 = F::set1(-10);
-  for (std::size_t g = 0; g < st.inertial.size(); ++g) {
-    const control_detail::InertialGroup& c = st.inertial[g];
-    if (!c.moves) continue;
-    F x[9];
-    for (int k = 0; k < 9; ++k) {
-      const F s = min(time * F::load(c.inv_t1[k]), one), u = one - s;
-      const F p = one + s * s * (c10 + s * (c20 + s * (c15 + s * c4)));
-      const F q = s * (u * u) * (u * u);
-      x[k] = F::load(c.x0[k]) * p + F::load(c.v0t1[k]) * q;
-    }
-    SoaTransform& o = pose[g];
-    (F::load(o.tx) + x[0]).store(o.tx);
-    (F::load(o.ty) + x[1]).store(o.ty);
-    (F::load(o.tz) + x[2]).store(o.tz);
-    (F::load(o.sx) + x[6]).store(o.sx);
-    (F::load(o.sy) + x[7]).store(o.sy);
-    (F::load(o.sz) + x[8]).store(o.sz);
-    // The offset rotation (v, sqrt(1 - |v|^2)) times the target's, renormalized. A still
-    // joint's lanes carry v = 0: the product leaves their rotation as it was.
-    const F vx = x[3], vy = x[4], vz = x[5];
-    const F vw = sqrt(max(zero, one - (vx * vx + vy * vy + vz * vz)));
-    const F bx = F::load(o.qx), by = F::load(o.qy), bz = F::load(o.qz), bw = F::load(o.qw);
-    const F rx = vw * bx + vx * bw + vy * bz - vz * by;
-    const F ry = vw * by - vx * bz + vy * bw + vz * bx;
-    const F rz = vw * bz + vx * by - vy * bx + vz * bw;
-    const F rw = vw * bw - vx * bx - vy * by - vz * bz;
-    const F inv = rsqrt(max(rx * rx + ry * ry + rz * rz + rw * rw, F::set1(1e-30f)));
-    (rx * inv).store(o.qx);
-    (ry * inv).store(o.qy);
-    (rz * inv).store(o.qz);
-    (rw * inv).store(o.qw);
-  }
+  control_detail::control_kernels().add_inertial_offsets({st.inertial.data(),
+                                                          std::min(st.inertial.size(), pose.size()),
+                                                          std::max(t, 0.0f), pose.data()});
 }
 
 }  // namespace

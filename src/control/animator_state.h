@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "control/inertial_dispatch.h"
 #include "marrow/control/animator.h"
 #include "marrow/control/inertialization.h"
 #include "playhead.h"
@@ -86,17 +87,6 @@ double sync_delta(const ClipSet& set, const Slot& leader, const Slot& follower);
 void snap_group(const ClipSet& set, std::span<Slot> slots, std::int32_t group);
 // Clip seconds per second of time scale: a ticks-per-second override over the clip's own.
 double clip_rate(const ClipSet& set, ClipId clip, double ticks_per_second);
-
-// The decaying offsets of 8 joints (one SoA group), nine channels each: translation x y z, the
-// rotation difference's vector part x y z, scale x y z. Channel k of lane l decays as
-// x0 P(s) + v0t1 Q(s) with s = min(t inv_t1, 1) (inertialization.h); a still channel has
-// x0 = v0t1 = 0.
-struct alignas(32) InertialGroup {
-  float x0[9][kSoaWidth] = {};
-  float v0t1[9][kSoaWidth] = {};
-  float inv_t1[9][kSoaWidth] = {};
-  bool moves = false;
-};
 
 // A morph weight set or faded by hand. The slot shows lerp(base, held, amount): base is `from`
 // or, when `from` is NaN, what the clips give; amount 0 leaves the slot to the clips. The held

@@ -8,6 +8,7 @@
 
 #include "skin/morph_data.h"
 #include "skin/skinning_kernels.h"
+#include "skin/skinning_simd.h"
 
 namespace marrow {
 
@@ -304,6 +305,27 @@ void morph_group_scalar(const skin_detail::MorphMeshData& d,
     if (d.morph_normals) out.normals[v] = nrm;
     if (d.morph_tangents) out.tangents[v] = {tan.x, tan.y, tan.z, d.base_tangents[v][3]};
   }
+}
+
+void morph_group_simd(const skin_detail::MorphMeshData& d,
+                      const skin_detail::MorphMeshData::Group& g, const float* weights,
+                      MorphedVertices& out) {
+  const std::size_t e = g.first_entry;
+  const skin_detail::MorphGroupArgs args{g.end - g.begin,
+                                         g.targets,
+                                         d.moved.data() + g.begin,
+                                         d.entry_target.data() + e,
+                                         &d.position_deltas[e].x,
+                                         d.morph_normals ? &d.normal_deltas[e].x : nullptr,
+                                         d.morph_tangents ? &d.tangent_deltas[e].x : nullptr,
+                                         weights,
+                                         &d.base_positions[0].x,
+                                         d.morph_normals ? &d.base_normals[0].x : nullptr,
+                                         d.morph_tangents ? d.base_tangents[0].data() : nullptr,
+                                         &out.positions[0].x,
+                                         d.morph_normals ? &out.normals[0].x : nullptr,
+                                         d.morph_tangents ? out.tangents[0].data() : nullptr};
+  skin_detail::skin_kernels().morph(args);
 }
 
 }  // namespace detail

@@ -51,7 +51,8 @@ inline const MorphMeshData& data_of(const MorphMesh& mesh) {
 
 namespace detail {
 
-// The kernels over the moved vertices of one group (morph.cpp: scalar; morph_simd.cpp: SIMD).
+// The kernels over the moved vertices of one group (morph.cpp): the scalar reference, and the
+// SIMD level's kernel (morph_kernels.h) through the runtime's dispatch.
 void morph_group_scalar(const skin_detail::MorphMeshData& d,
                         const skin_detail::MorphMeshData::Group& g, const float* weights,
                         MorphedVertices& out);

@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-#include "marrow/math/simd.h"
+#include "math/simd/dispatch.h"
 #include "skin/skinning_kernels.h"
 
 namespace marrow::skin_detail {
@@ -20,18 +20,7 @@ static_assert(sizeof(Vec3) == 3 * sizeof(float) &&
               "vertices are packed floats");
 
 const SkinKernels& skin_kernels() {
-  switch (active_simd_level()) {
-#if defined(MARROW_HAVE_X86_KERNELS)
-    case SimdLevel::kAvx512:
-      return kAvx512SkinKernels;
-    case SimdLevel::kAvx2:
-      return kAvx2SkinKernels;
-    case SimdLevel::kSse2:
-      return kSse2SkinKernels;
-#endif
-    default:
-      return kScalarSkinKernels;
-  }
+  return simd::active_kernels(MARROW_KERNEL_LEVELS(SkinKernels));
 }
 
 }  // namespace marrow::skin_detail

@@ -1,10 +1,11 @@
-// What the SIMD skinning kernels take, and the table of one SIMD level's kernels. Plain data
-// only, so that the per-level translation units can include it (src/math/simd/README.md).
+// What the SIMD skinning and morph kernels take, and the table of one SIMD level's kernels. Plain
+// data only, so that the per-level translation units can include it (src/math/simd/README.md).
 // Private to src/skin.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include "math/simd/kernel_levels.h"
 
 namespace marrow::skin_detail {
 
@@ -31,18 +32,34 @@ struct GroupArgs {
 inline constexpr std::size_t kMat4Floats = 16;
 inline constexpr std::size_t kDqsJointFloats = 17;
 
+// The moved vertices of one morph group (morph_data.h), every pointer already at the group's
+// first moved vertex or entry. Delta and base position/normal arrays are padded by one element,
+// so every 3-float element can be read as 4 floats.
+struct MorphGroupArgs {
+  std::size_t count;                  // moved vertices in the group
+  std::size_t targets;                // entries per moved vertex, >= 1
+  const std::uint32_t* moved;         // per moved vertex: its index in output order
+  const std::uint32_t* entry_target;  // per entry: its target, an index into weights
+  const float* position_deltas;       // 3 floats per entry
+  const float* normal_deltas;         // 3 floats per entry; null: normals not morphed
+  const float* tangent_deltas;        // 3 floats per entry; null: tangents not morphed
+  const float* weights;               // per target
+  const float* base_positions;        // 3 floats per vertex
+  const float* base_normals;          // 3 floats per vertex, when normal_deltas is not null
+  const float* base_tangents;         // 4 floats per vertex, when tangent_deltas is not null
+  float* out_positions;               // 3 floats per vertex
+  float* out_normals;                 // idem, when normal_deltas is not null
+  float* out_tangents;                // 4 floats per vertex; w is left as it is
+};
+
 struct SkinKernels {
   void (*lbs)(const GroupArgs&, const float* palette);
   // rigid: every joint's stretch is exactly the identity, so it is skipped.
   void (*dqs)(const GroupArgs&, const float* palette, bool rigid);
+  void (*morph)(const MorphGroupArgs&);
 };
 
-extern const SkinKernels kScalarSkinKernels;
-#if defined(MARROW_HAVE_X86_KERNELS)
-extern const SkinKernels kSse2SkinKernels;
-extern const SkinKernels kAvx2SkinKernels;
-extern const SkinKernels kAvx512SkinKernels;
-#endif
+MARROW_DECLARE_KERNEL_LEVELS(SkinKernels);
 
 // The active level's kernels (simd.h).
 const SkinKernels& skin_kernels();

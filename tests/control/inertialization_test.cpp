@@ -1,10 +1,15 @@
 // Inertialization: the quintic against its definition (end conditions, no overshoot), and the
 // Animator's switch: pose and velocity continuous, the offset decayed by the quintic to the new
-// clip exactly at the end, compared with a linear and a smooth cross-fade.
+// clip exactly at the end (on every SIMD level the machine has), compared with a linear and a
+// smooth cross-fade; every level's offsets on rotations, translations and scales against the
+// scalar level's.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
+#include <random>
+
+#include "../simd/simd_test_util.h"
 #include "control_test_util.h"
 #include "marrow/control/inertialization.h"
 
@@ -78,7 +83,7 @@ std::vector<float> through_switch(int kind, float duration, int fps = 30) {
   return x;
 }
 
-TEST(ControlInertialization, TheSwitchIsContinuousAndDecaysToTheNewClipByTheQuintic) {
+void expect_the_quintic_after_a_switch() {
   const float dt = 1.0f / 30, duration = 0.5f;
   const std::vector<float> x = through_switch(0, duration);
   // Frame 30 is the first after the switch (t = 31 dt): "up" would read 31 dt, "down" 4 - 2 dt
@@ -94,6 +99,9 @@ TEST(ControlInertialization, TheSwitchIsContinuousAndDecaysToTheNewClipByTheQuin
   EXPECT_NEAR(x[59], 4 - 2 * 30 * dt, 1e-5f);  // after it: the new clip alone
 }
 
+TEST(ControlInertialization, TheSwitchIsContinuousAndDecaysToTheNewClipByTheQuintic) {
+  for_each_simd_level([](SimdLevel) { expect_the_quintic_after_a_switch(); });
+}
 TEST(ControlInertialization, ComparedWithCrossFadesOnlyTheLinearFadeBreaksTheVelocity) {
   // The change of the per-frame velocity across the switch. Where the velocity is continuous it
   // is one frame's acceleration, so it shrinks with the frame time; a linear fade's weight starts
@@ -145,6 +153,80 @@ TEST(ControlInertialization, ASecondSwitchDuringTheFirstStartsFromWhatIsShown) {
   const float first = 4 - 12 * dt + inertial_offset(6 * dt - (4 - 2 * dt), 3, 0.5f, 5 * dt);
   EXPECT_NEAR(x[10], first, 1e-4f);
   EXPECT_NEAR(x[39], 30 * dt, 1e-5f);  // then the second target alone: "up" from 0, 30 updates
+}
+
+// Two clips of random keys on every channel of a random 20-joint tree, so that all nine offset
+// channels of three SoA groups move.
+std::shared_ptr<const ClipSet> random_clips(const Skeleton& skeleton, std::mt19937& rng) {
+  std::vector<Clip> clips;
+  for (const char* name : {"a", "b"}) {
+    ClipBuilder b(name);
+    const float times[] = {0, 0.4f, 1};
+    for (JointIndex j = 0; j < skeleton.size(); ++j) {
+      std::vector<float> t, r, sc;
+      for (int k = 0; k < 3; ++k) {
+        const Transform x = random_transform(rng);
+        t.insert(t.end(), {x.translation.x, x.translation.y, x.translation.z});
+        r.insert(r.end(), {x.rotation.x, x.rotation.y, x.rotation.z, x.rotation.w});
+        sc.insert(sc.end(), {x.scale.x, x.scale.y, x.scale.z});
+      }
+      const std::string joint(skeleton.name(j));
+      EXPECT_TRUE(
+          b.add_track(j, joint, TrackTarget::kTranslation, Interpolation::kLinear, times, t, name)
+              .ok());
+      EXPECT_TRUE(
+          b.add_track(j, joint, TrackTarget::kRotation, Interpolation::kLinear, times, r, name)
+              .ok());
+      EXPECT_TRUE(
+          b.add_track(j, joint, TrackTarget::kScale, Interpolation::kLinear, times, sc, name).ok());
+    }
+    clips.push_back(b.build(skeleton.size(), name).value());
+  }
+  return make_set(skeleton, clips);
+}
+
+// Every frame of a switch from "a" to "b" and back, at the active SIMD level.
+std::vector<Transform> frames_through_switches(std::shared_ptr<const ClipSet> set) {
+  Animator animator = make_animator(set, {.inertialization = true});
+  AnimatorWorkspace workspace(*set);
+  std::vector<Transform> frames, pose(set->skeleton().size());
+  PlayerId from = animator.play(0).value();
+  for (int frame = 0; frame < 24; ++frame) {
+    if (frame == 3 || frame == 9) {
+      const PlayerId to = animator.play(frame == 3 ? 1 : 0).value();
+      EXPECT_TRUE(animator.inertialize(from, to, 0.4f).ok());
+      from = to;
+    }
+    animator.update(1.0f / 30);
+    EXPECT_TRUE(animator.evaluate(workspace, std::span<Transform>(pose)));
+    frames.insert(frames.end(), pose.begin(), pose.end());
+  }
+  return frames;
+}
+
+TEST(ControlInertialization, EveryLevelAddsTheScalarLevelsOffsetsOnEveryChannel) {
+  std::mt19937 rng(11);
+  const Skeleton skeleton = random_skeleton(rng, 20);
+  const auto set = random_clips(skeleton, rng);
+  const SimdLevel saved = active_simd_level();
+  ASSERT_TRUE(set_simd_level(SimdLevel::kScalar));
+  const std::vector<Transform> reference = frames_through_switches(set);
+  ASSERT_TRUE(set_simd_level(saved));
+  for_each_simd_level([&](SimdLevel level) {
+    const std::vector<Transform> frames = frames_through_switches(set);
+    ASSERT_EQ(frames.size(), reference.size());
+    float worst = 0;
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+      const Transform &a = frames[i], &b = reference[i];
+      for (const auto& [u, v] : {std::pair{a.translation, b.translation}, {a.scale, b.scale}})
+        worst = std::max({worst, std::fabs(u.x - v.x), std::fabs(u.y - v.y), std::fabs(u.z - v.z)});
+      const Quat r = dot(a.rotation, b.rotation) < 0 ? negate(b.rotation) : b.rotation;
+      worst = std::max({worst, std::fabs(a.rotation.x - r.x), std::fabs(a.rotation.y - r.y),
+                        std::fabs(a.rotation.z - r.z), std::fabs(a.rotation.w - r.w)});
+    }
+    std::cout << to_string(level) << ": largest difference from the scalar level " << worst << "\n";
+    EXPECT_LT(worst, 2e-5f);
+  });
 }
 
 }  // namespace

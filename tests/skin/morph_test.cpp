@@ -1,11 +1,12 @@
-// Morph targets at run time: a hand-computed vertex, the SIMD kernel against the scalar one and
-// against the plain definition (apply_morphs_reference) on random sparse targets with 1 to 12
-// targets per vertex, only moved vertices touched, skinning of morphed vertices, the layout of
-// the weight array, and what validation refuses.
+// Morph targets at run time: a hand-computed vertex, the SIMD kernel on every level the machine
+// has against the scalar one and against the plain definition (apply_morphs_reference) on random
+// sparse targets with 1 to 12 targets per vertex, only moved vertices touched, skinning of morphed
+// vertices, the layout of the weight array, and what validation refuses.
 #include <gtest/gtest.h>
 
 #include <random>
 
+#include "../simd/simd_test_util.h"
 #include "marrow/skin/morph.h"
 #include "skin_test_util.h"
 
@@ -74,7 +75,7 @@ float dist(Vec3 a, Vec3 b) {
   return length(a - b);
 }
 
-TEST(Morph, SimdMatchesScalarAndTheDefinitionWithUpTo12TargetsPerVertex) {
+void expect_kernels_match_definition() {
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> u(-1.5f, 1.5f);
   for (const bool normals : {false, true}) {
@@ -114,6 +115,10 @@ TEST(Morph, SimdMatchesScalarAndTheDefinitionWithUpTo12TargetsPerVertex) {
       }
     }
   }
+}
+
+TEST(Morph, EverySimdLevelMatchesScalarAndTheDefinitionWithUpTo12TargetsPerVertex) {
+  test::for_each_simd_level([](SimdLevel) { expect_kernels_match_definition(); });
 }
 
 TEST(Morph, VerticesNoTargetMovesAreNeverWritten) {

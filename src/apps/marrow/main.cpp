@@ -70,21 +70,6 @@ void set_example(CLI::App& command, const std::string& example) {
 
 namespace {
 
-// The morph kernels the loader picks on this CPU (skin/morph_simd.cpp compiles an x86-64-v3
-// clone beside the baseline; sanitizer builds keep only the baseline).
-std::string morph_kernels() {
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(MARROW_ADDRESS_SANITIZER)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-    return "x86-64-v3 (AVX2, FMA)";
-  return "x86-64 baseline (SSE2)";
-#elif defined(__x86_64__)
-  return "x86-64 baseline (SSE2)";
-#else
-  return "portable";
-#endif
-}
-
 std::string version_text() {
   std::ostringstream out;
   out << "marrow " << kVersion << "\nreads:";
@@ -92,8 +77,8 @@ std::string version_text() {
   out << "\nwrites: .glb .gltf .marrow\nrenders: .png .gif .mp4 ("
       << (render::find_on_path("ffmpeg") ? "ffmpeg found" : "needs ffmpeg: apt-get install ffmpeg")
       << ")\nsimd: " << to_string(active_simd_level())
-      << " (pose, clip and skinning kernels; detected " << to_string(detected_simd_level())
-      << ", MARROW_SIMD may lower it), morph kernels " << morph_kernels();
+      << " (sampling, blending, hierarchy, skinning, morph and controller kernels; detected "
+      << to_string(detected_simd_level()) << ", MARROW_SIMD may lower it)";
   return out.str();
 }
 

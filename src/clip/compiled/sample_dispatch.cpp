@@ -1,22 +1,11 @@
 #include "clip/compiled/sample_dispatch.h"
 
-#include "marrow/math/simd.h"
+#include "math/simd/dispatch.h"
 
 namespace marrow::compiled_detail {
 
 const SampleKernels& sample_kernels() {
-  switch (active_simd_level()) {
-#if defined(MARROW_HAVE_X86_KERNELS)
-    case SimdLevel::kAvx512:
-      return kAvx512SampleKernels;
-    case SimdLevel::kAvx2:
-      return kAvx2SampleKernels;
-    case SimdLevel::kSse2:
-      return kSse2SampleKernels;
-#endif
-    default:
-      return kScalarSampleKernels;
-  }
+  return simd::active_kernels(MARROW_KERNEL_LEVELS(SampleKernels));
 }
 
 }  // namespace marrow::compiled_detail

@@ -8,6 +8,7 @@
 
 #include "marrow/clip/compiled_clip.h"
 #include "marrow/math/soa_transform.h"
+#include "math/simd/kernel_levels.h"
 
 namespace marrow::compiled_detail {
 
@@ -30,12 +31,7 @@ struct SampleKernels {
   void (*sample)(const SampleArgs&);
 };
 
-extern const SampleKernels kScalarSampleKernels;
-#if defined(MARROW_HAVE_X86_KERNELS)
-extern const SampleKernels kSse2SampleKernels;
-extern const SampleKernels kAvx2SampleKernels;
-extern const SampleKernels kAvx512SampleKernels;
-#endif
+MARROW_DECLARE_KERNEL_LEVELS(SampleKernels);
 
 // The active level's kernel (simd.h).
 const SampleKernels& sample_kernels();

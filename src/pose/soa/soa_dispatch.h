@@ -8,6 +8,7 @@
 
 #include "marrow/math/mat4.h"
 #include "marrow/math/soa_transform.h"
+#include "math/simd/kernel_levels.h"
 
 namespace marrow::soa_detail {
 
@@ -51,12 +52,7 @@ struct SoaKernels {
   void (*local_to_model)(const LocalToModelArgs&);
 };
 
-extern const SoaKernels kScalarSoaKernels;
-#if defined(MARROW_HAVE_X86_KERNELS)
-extern const SoaKernels kSse2SoaKernels;
-extern const SoaKernels kAvx2SoaKernels;
-extern const SoaKernels kAvx512SoaKernels;
-#endif
+MARROW_DECLARE_KERNEL_LEVELS(SoaKernels);
 
 // The active level's kernels (simd.h).
 const SoaKernels& soa_kernels();
