@@ -7,7 +7,6 @@
 #include <set>
 #include <sstream>
 
-#include "base/sanitizer_build.h"
 #include "commands.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/atomic_file.h"
