@@ -37,10 +37,10 @@ DEMO_PACKAGES := build-essential cmake ninja-build pkg-config \
 DEB_PACKAGES := $(DEMO_PACKAGES) git libgtest-dev libgmock-dev \
   libbenchmark-dev clang-format ffmpeg \
   python3-dev pybind11-dev python3-numpy python3-pytest mypy \
-  clang-14 libclang-rt-14-dev llvm-14 lld-14 lld
+  clang-14 libclang-rt-14-dev llvm-14 lld-14 lld doxygen
 
 .PHONY: all deps deps-demo configure configure-cli build build-cli test test-release configure-asan test-asan test-tsan fuzz fuzz-build \
-  fuzz-report demo bench soak format format-check clean install
+  fuzz-report demo bench soak format format-check clean install docs
 
 # `make build` also builds the Python module into build/python: PYTHONPATH=build/python python3
 # then imports marrow (docs/python.md).
@@ -144,6 +144,11 @@ bench: build
 # 10,000 characters over both cores for a minute: throughput, and memory that must stay flat.
 soak: build
 	@$(BUILD_DIR)/bin/marrow_soak --seconds 60 --characters 10000 --threads 2
+
+# The API reference from the public headers: build/docs/html/index.html (docs/Doxyfile).
+docs: deps
+	@(cat docs/Doxyfile; echo OUTPUT_DIRECTORY=$(BUILD_DIR)/docs) | doxygen -
+	@echo "API reference: $(BUILD_DIR)/docs/html/index.html"
 
 format:
 	@git ls-files '*.h' '*.cpp' | xargs clang-format -i

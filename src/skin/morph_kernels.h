@@ -37,8 +37,7 @@ MARROW_FORCE_INLINE void morph_moved(const MorphGroupArgs& a) {
   const float* const weights = a.weights;
   const float *const base_p = a.base_positions, *const base_n = a.base_normals,
                      *const base_t = a.base_tangents;
-  float *const out_p = a.out_positions, *const out_n = a.out_normals,
-        *const out_t = a.out_tangents;
+  float *const out_p = a.out_positions, *const out_n = a.out_normals, *const out_t = a.out_tangents;
   const std::uint32_t* targets = a.entry_target;
   const float* pd = a.position_deltas;
   const float* nd = a.normal_deltas;

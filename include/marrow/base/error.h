@@ -1,5 +1,6 @@
-// Errors without exceptions: the runtime never throws across its API, so fallible calls return
-// a Result<T> (a value or an Error whose message names the file and the place).
+/// @file
+/// Errors without exceptions: the runtime never throws across its API, so fallible calls return
+/// a Result<T> (a value or an Error whose message names the file and the place).
 #pragma once
 
 #include <string>
@@ -12,7 +13,7 @@ struct Error {
   std::string message;
 };
 
-// Builds an error message "where: what". `where` is usually "file:line" or "file: json.path".
+/// Builds an error message "where: what". `where` is usually "file:line" or "file: json.path".
 Error make_error(std::string_view where, std::string_view what);
 
 template <typename T>
@@ -38,7 +39,7 @@ class [[nodiscard]] Result {
   std::variant<T, Error> state_;
 };
 
-// For calls that produce nothing but may fail.
+/// For calls that produce nothing but may fail.
 class [[nodiscard]] Status {
  public:
   Status() = default;

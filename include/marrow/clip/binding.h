@@ -1,5 +1,6 @@
-// Whether a clip fits a skeleton, by joint name, and retargeting a clip to another skeleton that
-// names its joints the same way (the clip's tracks remember their joint names for this).
+/// @file
+/// Whether a clip fits a skeleton, by joint name, and retargeting a clip to another skeleton that
+/// names its joints the same way (the clip's tracks remember their joint names for this).
 #pragma once
 
 #include <span>
@@ -13,29 +14,29 @@
 namespace marrow {
 
 struct ClipBindingReport {
-  // Joint names the clip animates that the skeleton lacks (each once, in track order). A track
-  // without a joint name is listed as "#<joint index>".
+  /// Joint names the clip animates that the skeleton lacks (each once, in track order). A track
+  /// without a joint name is listed as "#<joint index>".
   std::vector<std::string> missing_joints;
-  // Skeleton joints no track of the clip animates (they keep their rest pose), in skeleton order.
+  /// Skeleton joints no track of the clip animates (they keep their rest pose), in skeleton order.
   std::vector<std::string> unanimated_joints;
-  // Tracks whose joint the skeleton has.
+  /// Tracks whose joint the skeleton has.
   std::size_t bound_tracks = 0;
   std::size_t total_tracks = 0;
 
-  // True when every track finds its joint.
+  /// True when every track finds its joint.
   bool complete() const { return missing_joints.empty(); }
 };
 
 ClipBindingReport check_binding(const Clip& clip, const Skeleton& skeleton);
 
-// The clip with its tracks moved to the joints of `skeleton` that carry the same names; tracks
-// whose joint the skeleton lacks are dropped, and their joint names are written to `dropped`
-// when it is given. Duration, ticks per second and events are kept. Fails only when the result
-// would be invalid (two tracks of the clip land on the same joint channel).
-// Weight tracks move to the slots `morph_slots` gives the node of the same name (for instance
-// MorphLayout::slots(), skin/morph.h) in a weight array of `weight_count`; a weight track whose
-// node is missing, or has another number of targets there, is dropped and named in `dropped`
-// as "morph weights of 'NODE'".
+/// The clip with its tracks moved to the joints of `skeleton` that carry the same names; tracks
+/// whose joint the skeleton lacks are dropped, and their joint names are written to `dropped`
+/// when it is given. Duration, ticks per second and events are kept. Fails only when the result
+/// would be invalid (two tracks of the clip land on the same joint channel).
+/// Weight tracks move to the slots `morph_slots` gives the node of the same name (for instance
+/// MorphLayout::slots(), skin/morph.h) in a weight array of `weight_count`; a weight track whose
+/// node is missing, or has another number of targets there, is dropped and named in `dropped`
+/// as "morph weights of 'NODE'".
 Result<Clip> rebind_clip(const Clip& clip, const Skeleton& skeleton,
                          std::vector<std::string>* dropped = nullptr,
                          std::span<const MorphSlots> morph_slots = {},

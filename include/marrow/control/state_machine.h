@@ -1,29 +1,42 @@
-// A small animation state machine a user writes as data (io/state_machine_json.h reads it from
-// JSON): states that play a clip or a blend space, parameters the game sets, and transitions that
-// fire on conditions over the parameters, optionally only when the current state crosses a sync
-// marker, and then cross-fade or inertialize into the next state. It drives one layer of an
-// Animator through the Animator's own calls.
-//
-// Rules (docs/control.md, "State machines"):
-//  - One transition at a time: while one runs (its fade lasts `duration`), no other is taken;
-//    the update after it ends checks transitions again. An inertialized transition is over at
-//    once (its decay goes on inside the Animator).
-//  - Condition transitions are checked at the start of update(), before the Animator advances,
-//    so a parameter set before update() acts in that update.
-//  - Transitions are checked in the order they are listed, those from the current state and those
-//    from any state ("*") alike; the first whose conditions all hold fires. A "*" transition never
-//    fires from its own target state; an explicit self-transition (from == to) restarts the state:
-//    a new player from the state's start, faded (or inertialized) from the old one.
-//  - A trigger stays set until a transition that tests it fires, which consumes it.
-//  - A transition with an exit time (ExitKind) may fire only once the state's progress has
-//    reached it: in the update that reaches it (the next state starting that far past its own
-//    start) or, if its conditions hold only later, at the start of a later update.
-//  - A transition with `at_marker` fires only in an update in which the current state's player
-//    crossed that marker (and its conditions hold after that update); the new state starts at the
-//    same marker of its own clip, moved on by the part of the update after the crossing.
-//  - Re-entrancy: update() from inside one of its own event callbacks is refused (the Animator
-//    refuses a nested update); parameter setters may be called anywhere and count from the next
-//    update.
+/// @file
+/// A small animation state machine a user writes as data (io/state_machine_json.h reads it from
+/// JSON): states that play a clip or a blend space, parameters the game sets, and transitions that
+/// fire on conditions over the parameters, optionally only when the current state crosses a sync
+/// marker, and then cross-fade or inertialize into the next state. It drives one layer of an
+/// Animator through the Animator's own calls.
+///
+/// Rules (docs/control.md, "State machines"):
+///  - One transition at a time: while one runs (its fade lasts `duration`), no other is taken;
+/// @code
+///    the update after it ends checks transitions again. An inertialized transition is over at
+///    once (its decay goes on inside the Animator).
+/// @endcode
+///  - Condition transitions are checked at the start of update(), before the Animator advances,
+/// @code
+///    so a parameter set before update() acts in that update.
+/// @endcode
+///  - Transitions are checked in the order they are listed, those from the current state and those
+/// @code
+///    from any state ("*") alike; the first whose conditions all hold fires. A "*" transition never
+///    fires from its own target state; an explicit self-transition (from == to) restarts the state:
+///    a new player from the state's start, faded (or inertialized) from the old one.
+/// @endcode
+///  - A trigger stays set until a transition that tests it fires, which consumes it.
+///  - A transition with an exit time (ExitKind) may fire only once the state's progress has
+/// @code
+///    reached it: in the update that reaches it (the next state starting that far past its own
+///    start) or, if its conditions hold only later, at the start of a later update.
+/// @endcode
+///  - A transition with `at_marker` fires only in an update in which the current state's player
+/// @code
+///    crossed that marker (and its conditions hold after that update); the new state starts at the
+///    same marker of its own clip, moved on by the part of the update after the crossing.
+/// @endcode
+///  - Re-entrancy: update() from inside one of its own event callbacks is refused (the Animator
+/// @code
+///    refuses a nested update); parameter setters may be called anywhere and count from the next
+///    update.
+/// @endcode
 #pragma once
 
 #include <cstdint>
@@ -45,7 +58,7 @@ enum class ParameterType : std::uint8_t { kFloat, kBool, kTrigger };
 struct ParameterDesc {
   std::string name{};
   ParameterType type = ParameterType::kFloat;
-  float initial = 0;  // bool: 0 or 1
+  float initial = 0;  ///< bool: 0 or 1
 };
 
 enum class CompareOp : std::uint8_t {
@@ -55,9 +68,9 @@ enum class CompareOp : std::uint8_t {
   kLessEqual,
   kEqual,
   kNotEqual,
-  kTrue,       // bool parameter set
-  kFalse,      // bool parameter clear
-  kTriggered,  // trigger parameter set (consumed when the transition fires)
+  kTrue,       ///< bool parameter set
+  kFalse,      ///< bool parameter clear
+  kTriggered,  ///< trigger parameter set (consumed when the transition fires)
 };
 
 struct ConditionDesc {
@@ -68,38 +81,38 @@ struct ConditionDesc {
 
 enum class TransitionKind : std::uint8_t { kFade, kInertialize };
 
-// When a transition may leave its state, measured on the state's progress: its player's clip
-// time since the state began, in clip durations (a looping clip's second pass is 1 to 2; a blend
-// space counts its leader's clip).
+/// When a transition may leave its state, measured on the state's progress: its player's clip
+/// time since the state began, in clip durations (a looping clip's second pass is 1 to 2; a blend
+/// space counts its leader's clip).
 enum class ExitKind : std::uint8_t {
-  kNone,        // whenever the conditions hold
-  kNormalized,  // once the progress reaches exit_at (Unity's exit time: 0.9 is 90 % of the clip)
-  kSeconds,     // once exit_at seconds of clip time have played
-  kOnFinish,    // so that the transition's fade ends as the clip does: at 1 minus the fade's
-                // length in clip durations (Unreal's automatic rule); the whole clip plays
+  kNone,        ///< whenever the conditions hold
+  kNormalized,  ///< once the progress reaches exit_at (Unity's exit time: 0.9 is 90 % of the clip)
+  kSeconds,     ///< once exit_at seconds of clip time have played
+  kOnFinish,    ///< so that the transition's fade ends as the clip does: at 1 minus the fade's
+                ///< length in clip durations (Unreal's automatic rule); the whole clip plays
 };
 
 struct StateDesc {
   std::string name{};
-  // Exactly one of these names a clip or a blend space of the clip set.
+  /// Exactly one of these names a clip or a blend space of the clip set.
   std::string clip{};
   std::string blend_space{};
-  // A blend space's parameters: names of float parameters (y only for 2D spaces).
+  /// A blend space's parameters: names of float parameters (y only for 2D spaces).
   std::string parameter_x{}, parameter_y{};
-  float speed = 1;  // time scale
+  float speed = 1;  ///< time scale
   WrapMode wrap = WrapMode::kLoop;
-  // Play in the machine's sync group (StateMachineDesc::sync_group), in step with other synced
-  // states during transitions.
+  /// Play in the machine's sync group (StateMachineDesc::sync_group), in step with other synced
+  /// states during transitions.
   bool sync = false;
 };
 
 struct TransitionDesc {
-  std::string from{};  // a state, or "*" for any state
+  std::string from{};  ///< a state, or "*" for any state
   std::string to{};
-  std::vector<ConditionDesc> conditions{};  // all must hold; none: always
-  std::string at_marker{};                  // empty: whenever the conditions hold
-  ExitKind exit = ExitKind::kNone;          // not with at_marker
-  float exit_at = 0;                        // kNormalized: clip durations; kSeconds: seconds
+  std::vector<ConditionDesc> conditions{};  ///< all must hold; none: always
+  std::string at_marker{};                  ///< empty: whenever the conditions hold
+  ExitKind exit = ExitKind::kNone;          ///< not with at_marker
+  float exit_at = 0;                        ///< kNormalized: clip durations; kSeconds: seconds
   TransitionKind kind = TransitionKind::kFade;
   float duration = 0.25f;
   FadeCurve curve = FadeCurve::kSmooth;
@@ -109,17 +122,17 @@ struct StateMachineDesc {
   std::vector<ParameterDesc> parameters{};
   std::vector<StateDesc> states{};
   std::vector<TransitionDesc> transitions{};
-  std::string initial{};  // empty: the first state
+  std::string initial{};  ///< empty: the first state
   std::uint32_t layer = 0;
-  std::int32_t sync_group = -1;  // an AnimatorOptions sync group for states with `sync`
+  std::int32_t sync_group = -1;  ///< an AnimatorOptions sync group for states with `sync`
 };
 
-// The description checked against a clip set and turned into indices: shared by every character
-// that runs the machine.
+/// The description checked against a clip set and turned into indices: shared by every character
+/// that runs the machine.
 class StateMachineDefinition {
  public:
-  // Errors name the place as a JSON path would ("states[2].clip: no clip 'Jog' in the set ...",
-  // "transitions[0].conditions[1].parameter: ...").
+  /// Errors name the place as a JSON path would ("states[2].clip: no clip 'Jog' in the set ...",
+  /// "transitions[0].conditions[1].parameter: ...").
   static Result<std::shared_ptr<const StateMachineDefinition>> create(const StateMachineDesc& desc,
                                                                       const ClipSet& set);
 
@@ -132,7 +145,7 @@ class StateMachineDefinition {
   struct State {
     ClipId clip = kNoId;
     BlendSpaceId blend_space = kNoId;
-    std::uint32_t x = kNoId, y = kNoId;  // parameters
+    std::uint32_t x = kNoId, y = kNoId;  ///< parameters
   };
   struct Condition {
     std::uint32_t parameter = 0;
@@ -140,10 +153,10 @@ class StateMachineDefinition {
     float value = 0;
   };
   struct Transition {
-    std::uint32_t from = kNoId;  // kNoId: any state
+    std::uint32_t from = kNoId;  ///< kNoId: any state
     std::uint32_t to = 0;
     std::uint32_t first_condition = 0, condition_count = 0;
-    std::uint32_t marker = kNoId;  // ClipSet name index
+    std::uint32_t marker = kNoId;  ///< ClipSet name index
     ExitKind exit = ExitKind::kNone;
     float exit_at = 0;
   };
@@ -154,7 +167,7 @@ class StateMachineDefinition {
   const ClipSet* clip_set() const { return set_; }
 
  private:
-  // create()'s steps, each checking desc_ against *set_ and adding what it checked.
+  /// create()'s steps, each checking desc_ against *set_ and adding what it checked.
   Status check_parameters() const;
   Result<std::uint32_t> float_parameter(const std::string& name, const std::string& where) const;
   Status add_state(std::size_t i);
@@ -167,47 +180,47 @@ class StateMachineDefinition {
   std::vector<Transition> transitions_;
   std::vector<Condition> conditions_;
   std::uint32_t initial_ = 0;
-  const ClipSet* set_ = nullptr;  // the set it was checked against
+  const ClipSet* set_ = nullptr;  ///< the set it was checked against
   bool uses_inertialization_ = false;
   bool uses_markers_ = false;
 };
 
-// One character's run of a machine: parameter values, the current state and its player.
+/// One character's run of a machine: parameter values, the current state and its player.
 class StateMachine {
  public:
   explicit StateMachine(std::shared_ptr<const StateMachineDefinition> definition);
 
-  // Plays the initial state on `animator` (at once, full weight). Errors: the animator's clip set
-  // is not the definition's kind (a state's clip id out of range), the layer or sync group is
-  // missing, inertialization or marker events are used but the animator lacks them, the
-  // animator has no free player.
+  /// Plays the initial state on `animator` (at once, full weight). Errors: the animator's clip set
+  /// is not the definition's kind (a state's clip id out of range), the layer or sync group is
+  /// missing, inertialization or marker events are used but the animator lacks them, the
+  /// animator has no free player.
   Status start(Animator& animator);
 
-  // Parameters by name or index. False for an unknown one, a type mismatch or a NaN/infinite value
-  // (ignored).
+  /// Parameters by name or index. False for an unknown one, a type mismatch or a NaN/infinite value
+  /// (ignored).
   bool set_float(std::string_view name, float value);
   bool set_bool(std::string_view name, bool value);
   bool set_trigger(std::string_view name);
   bool set_float(std::uint32_t parameter, float value);
   float value(std::uint32_t parameter) const { return values_[parameter]; }
 
-  // Checks transitions, feeds blend-space parameters, updates the animator by dt and fires
-  // marker transitions. Events go to `events` as in Animator::update.
+  /// Checks transitions, feeds blend-space parameters, updates the animator by dt and fires
+  /// marker transitions. Events go to `events` as in Animator::update.
   UpdateResult update(Animator& animator, float dt, std::span<AnimationEvent> events = {});
 
   std::uint32_t current_state() const { return current_; }
   const std::string& current_state_name() const;
   PlayerId current_player() const { return player_; }
   bool in_transition() const { return transition_left_ > 0; }
-  // Transitions that could not start (no free player): the machine stayed where it was.
+  /// Transitions that could not start (no free player): the machine stayed where it was.
   std::uint32_t failed_transitions() const { return failed_; }
   const StateMachineDefinition& definition() const { return *definition_; }
 
  private:
   bool conditions_hold(const StateMachineDefinition::Transition& t) const;
-  // The current state's progress (ExitKind) and its clip's duration in seconds.
+  /// The current state's progress (ExitKind) and its clip's duration in seconds.
   float progress(const Animator& animator, float* clip_duration) const;
-  // The progress at which transition `index` may leave; 0 without an exit time.
+  /// The progress at which transition `index` may leave; 0 without an exit time.
   float exit_threshold(std::uint32_t index, float clip_duration) const;
   float start_offset(const Animator& animator, std::uint32_t state, float clip_time,
                      float rest) const;
@@ -220,7 +233,7 @@ class StateMachine {
   std::vector<float> values_;
   std::uint32_t current_ = 0;
   PlayerId player_;
-  std::uint32_t previous_ = kNoId;  // the state being faded out, while a transition runs
+  std::uint32_t previous_ = kNoId;  ///< the state being faded out, while a transition runs
   PlayerId previous_player_;
   float transition_left_ = 0;
   std::uint32_t failed_ = 0;

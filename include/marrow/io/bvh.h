@@ -1,6 +1,7 @@
-// BVH (Biovision Hierarchy) import: a skeleton from HIERARCHY, one clip from MOTION.
-// The conventions (End Site joints, position channels replacing OFFSET, Euler order, errors)
-// are described in docs/formats_bvh.md.
+/// @file
+/// BVH (Biovision Hierarchy) import: a skeleton from HIERARCHY, one clip from MOTION.
+/// The conventions (End Site joints, position channels replacing OFFSET, Euler order, errors)
+/// are described in docs/formats_bvh.md.
 #pragma once
 
 #include <string>
@@ -10,9 +11,9 @@
 
 namespace marrow {
 
-// Reads a .bvh file. The clip is named after the file's stem ("motion" when it has none).
+/// Reads a .bvh file. The clip is named after the file's stem ("motion" when it has none).
 Result<Asset> read_bvh(const std::string& path);
-// From memory: `name` is used in messages ("name:line: ...") and gives the clip its name.
+/// From memory: `name` is used in messages ("name:line: ...") and gives the clip its name.
 Result<Asset> read_bvh(std::string_view text, const std::string& name);
 
 }  // namespace marrow

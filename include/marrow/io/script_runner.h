@@ -1,9 +1,10 @@
-// Runs an animation script (io/animation_script.h) against a file's clips: builds the clip set
-// and the Animator (and state machine) the script describes, then steps it frame by frame at the
-// script's rate. Each timeline command acts at its own time: the update of the frame that reaches
-// it is cut there (the events of both parts are the frame's, their times counted from the
-// frame's start), so what plays does not depend on the frame rate. `marrow play` prints the
-// frames, `marrow render --script` draws them, Python's marrow.ScriptRunner hands them out.
+/// @file
+/// Runs an animation script (io/animation_script.h) against a file's clips: builds the clip set
+/// and the Animator (and state machine) the script describes, then steps it frame by frame at the
+/// script's rate. Each timeline command acts at its own time: the update of the frame that reaches
+/// it is cut there (the events of both parts are the frame's, their times counted from the
+/// frame's start), so what plays does not depend on the frame rate. `marrow play` prints the
+/// frames, `marrow render --script` draws them, Python's marrow.ScriptRunner hands them out.
 #pragma once
 
 #include <memory>
@@ -22,31 +23,31 @@ namespace marrow {
 
 struct ScriptFrame {
   int index = 0;
-  float time = 0;  // seconds
+  float time = 0;  ///< seconds
   std::vector<AnimationEvent> events;
   UpdateResult update;
   struct Player {
     PlayerId player;
     std::string id;
-    std::string motion;  // clip or blend space name
+    std::string motion;  ///< clip or blend space name
     std::string layer;
     PlayerInfo info;
   };
   std::vector<Player> players;
-  std::string state;        // the state machine's current state, if there is one
-  std::vector<Mat4> model;  // model matrices, skeleton order
-  // The morph-target weights, one per slot of the file's MorphLayout (empty when it has none).
+  std::string state;        ///< the state machine's current state, if there is one
+  std::vector<Mat4> model;  ///< model matrices, skeleton order
+  /// The morph-target weights, one per slot of the file's MorphLayout (empty when it has none).
   std::vector<float> morph_weights;
-  // The script's IK constraints in the order they were first set: weight now, and whether the
-  // solver reached its target.
+  /// The script's IK constraints in the order they were first set: weight now, and whether the
+  /// solver reached its target.
   struct Ik {
     std::string id;
     float weight = 0;
     bool reached = false;
   };
   std::vector<Ik> ik;
-  // Foot planting (a script's "foot_planting"): each leg's contact weight, and how far the
-  // pelvis moved along up.
+  /// Foot planting (a script's "foot_planting"): each leg's contact weight, and how far the
+  /// pelvis moved along up.
   std::vector<float> foot_contacts;
   float pelvis_offset = 0;
 };
@@ -65,19 +66,19 @@ class ScriptRunner {
   int frame_count() const { return frames_; }
   double fps() const { return script_.fps; }
   const ClipSet& clip_set() const { return *set_; }
-  // Steps to frame `frame.index + 1` (the first call gives frame 0). Errors name the script and
-  // the timeline entry (a player id that is not playing, a clip the file lacks, ...).
+  /// Steps to frame `frame.index + 1` (the first call gives frame 0). Errors name the script and
+  /// the timeline entry (a player id that is not playing, a clip the file lacks, ...).
   Status next(ScriptFrame& frame);
-  // The script's name for a player (its id, its state's name, or what it plays), also after it
-  // stopped.
+  /// The script's name for a player (its id, its state's name, or what it plays), also after it
+  /// stopped.
   std::string name_of(PlayerId player) const;
 
  private:
   ScriptRunner();
   Status apply(const ScriptCommand& command);
   Status apply_morph(const ScriptCommand& command);
-  // One update of dt seconds, `offset` seconds into the frame's: its events and root motion are
-  // added to the frame's.
+  /// One update of dt seconds, `offset` seconds into the frame's: its events and root motion are
+  /// added to the frame's.
   void advance(float dt, float offset, ScriptFrame& frame);
   Result<std::uint32_t> layer(const std::string& name, const std::string& where) const;
   PlayerId find(const std::string& id) const;
@@ -92,9 +93,9 @@ class ScriptRunner {
   std::optional<StateMachine> machine_;
   std::optional<AnimatorWorkspace> workspace_;
   std::vector<SoaTransform> local_;
-  std::unique_ptr<script_detail::ScriptPoseEdits> edits_;  // IK and foot planting
+  std::unique_ptr<script_detail::ScriptPoseEdits> edits_;  ///< IK and foot planting
   std::vector<Transform> edited_local_;
-  std::vector<std::pair<std::string, PlayerId>> ids_;  // the script's ids and the states' names
+  std::vector<std::pair<std::string, PlayerId>> ids_;  ///< the script's ids and the states' names
   int frames_ = 0;
   std::vector<AnimationEvent> scratch_;
   int next_frame_ = 0;

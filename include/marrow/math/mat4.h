@@ -1,4 +1,5 @@
-// Affine 4x4 matrices, column-major (m[column * 4 + row]) like glTF and OpenGL.
+/// @file
+/// Affine 4x4 matrices, column-major (m[column * 4 + row]) like glTF and OpenGL.
 #pragma once
 
 #include <array>
@@ -19,7 +20,7 @@ struct Mat4 {
   friend bool operator==(const Mat4& a, const Mat4& b) = default;
 };
 
-// a * b for affine matrices (the last row of both is taken as 0 0 0 1).
+/// a * b for affine matrices (the last row of both is taken as 0 0 0 1).
 inline Mat4 mul_affine(const Mat4& a, const Mat4& b) {
   Mat4 r;
   for (int c = 0; c < 4; ++c) {
@@ -33,7 +34,7 @@ inline Mat4 mul_affine(const Mat4& a, const Mat4& b) {
   return r;
 }
 
-// Translation * rotation * scale.
+/// Translation * rotation * scale.
 inline Mat4 mat4_from_trs(Vec3 t, Quat q, Vec3 s) {
   const float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
   const float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
@@ -69,10 +70,10 @@ inline Vec3 transform_vector(const Mat4& a, Vec3 v) {
           a.m[2] * v.x + a.m[6] * v.y + a.m[10] * v.z};
 }
 
-// Inverse of an affine matrix; returns false (and leaves `out` untouched) when singular.
+/// Inverse of an affine matrix; returns false (and leaves `out` untouched) when singular.
 bool invert_affine(const Mat4& a, Mat4& out);
 
-// Rotation of an orthonormal (proper) 3x3 matrix given by its columns.
+/// Rotation of an orthonormal (proper) 3x3 matrix given by its columns.
 Quat quat_from_rotation_columns(Vec3 c0, Vec3 c1, Vec3 c2);
 
 }  // namespace marrow

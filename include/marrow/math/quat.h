@@ -1,4 +1,5 @@
-// Unit quaternions (x, y, z, w), the glTF order. Rotations compose as q = a * b: b first, then a.
+/// @file
+/// Unit quaternions (x, y, z, w), the glTF order. Rotations compose as q = a * b: b first, then a.
 #pragma once
 
 #include <cmath>
@@ -35,7 +36,7 @@ constexpr Quat add(Quat a, Quat b) {
   return {a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w};
 }
 
-// Normalizes; a zero (or non-finite length) quaternion becomes the identity, never NaN.
+/// Normalizes; a zero (or non-finite length) quaternion becomes the identity, never NaN.
 inline Quat normalize(Quat q) {
   const float n2 = dot(q, q);
   if (!(n2 > 1e-30f) || !std::isfinite(n2)) return Quat::identity();
@@ -55,19 +56,19 @@ inline Quat from_axis_angle(Vec3 axis, float radians) {
   return {axis.x * s, axis.y * s, axis.z * s, std::cos(radians * 0.5f)};
 }
 
-// Angle in radians between two orientations (0..pi), ignoring the double cover.
+/// Angle in radians between two orientations (0..pi), ignoring the double cover.
 inline float angle_between(Quat a, Quat b) {
   const float d = std::fabs(dot(normalize(a), normalize(b)));
   return 2.0f * std::acos(d > 1.0f ? 1.0f : d);
 }
 
-// Normalized linear interpolation along the shortest arc.
+/// Normalized linear interpolation along the shortest arc.
 inline Quat nlerp(Quat a, Quat b, float t) {
   if (dot(a, b) < 0) b = negate(b);
   return normalize(add(scale(a, 1 - t), scale(b, t)));
 }
 
-// Spherical linear interpolation along the shortest arc (glTF LINEAR rotations).
+/// Spherical linear interpolation along the shortest arc (glTF LINEAR rotations).
 Quat slerp(Quat a, Quat b, float t);
 
 inline bool is_finite(Quat q) {

@@ -1,7 +1,8 @@
-// Local transforms of 8 joints in structure-of-arrays form: the layout the compiled-clip sampler,
-// the SIMD blend and the SIMD local-to-model work on (one SIMD register holds one component of 8
-// joints). Joint j of a pose lives in group j / 8, lane j % 8; lanes past the last joint hold the
-// identity so that kernels may process whole groups.
+/// @file
+/// Local transforms of 8 joints in structure-of-arrays form: the layout the compiled-clip sampler,
+/// the SIMD blend and the SIMD local-to-model work on (one SIMD register holds one component of 8
+/// joints). Joint j of a pose lives in group j / 8, lane j % 8; lanes past the last joint hold the
+/// identity so that kernels may process whole groups.
 #pragma once
 
 #include <cstddef>
@@ -23,15 +24,15 @@ struct alignas(32) SoaTransform {
   void set(std::size_t lane, const Transform& t);
 };
 
-// Groups needed for `joints` joints.
+/// Groups needed for `joints` joints.
 constexpr std::size_t soa_group_count(std::size_t joints) {
   return (joints + kSoaWidth - 1) / kSoaWidth;
 }
 
-// aos -> soa: soa must hold soa_group_count(aos.size()) groups; lanes past aos.size() get the
-// identity. Returns false, writing nothing, when soa is too short.
+/// aos -> soa: soa must hold soa_group_count(aos.size()) groups; lanes past aos.size() get the
+/// identity. Returns false, writing nothing, when soa is too short.
 bool to_soa(std::span<const Transform> aos, std::span<SoaTransform> soa);
-// soa -> aos for aos.size() joints. Returns false, writing nothing, when soa is too short.
+/// soa -> aos for aos.size() joints. Returns false, writing nothing, when soa is too short.
 bool from_soa(std::span<const SoaTransform> soa, std::span<Transform> aos);
 
 }  // namespace marrow

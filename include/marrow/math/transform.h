@@ -1,5 +1,6 @@
-// Local transforms are translation + unit rotation + scale, never a matrix: blending matrices
-// shears and shrinks (DESIGN.md §3).
+/// @file
+/// Local transforms are translation + unit rotation + scale, never a matrix: blending matrices
+/// shears and shrinks (DESIGN.md §3).
 #pragma once
 
 #include "marrow/math/mat4.h"
@@ -27,11 +28,11 @@ inline bool is_finite(const Transform& t) {
 
 struct Decomposition {
   Transform transform;
-  bool exact = true;  // false when the matrix had shear (or was singular) that TRS cannot hold
+  bool exact = true;  ///< false when the matrix had shear (or was singular) that TRS cannot hold
 };
 
-// Splits an affine matrix into TRS. A negative determinant goes into the x scale; shear is
-// dropped and reported through `exact`.
+/// Splits an affine matrix into TRS. A negative determinant goes into the x scale; shear is
+/// dropped and reported through `exact`.
 Decomposition decompose(const Mat4& m);
 
 }  // namespace marrow

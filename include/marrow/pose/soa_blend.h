@@ -1,9 +1,10 @@
-// The blend stack of blend.h on structure-of-arrays poses, 8 joints per SIMD register, with the
-// same semantics, per joint, as BlendJob (the scalar reference it is tested against): normal
-// layers averaged with weight * mask and the rest pose filling a summed weight below the
-// threshold, override layers lerped over that by their summed weight clamped to 1, additive layers
-// applied as delta^w. run() allocates nothing, takes no lock, makes no virtual call; the SIMD level
-// is chosen at run time (simd.h).
+/// @file
+/// The blend stack of blend.h on structure-of-arrays poses, 8 joints per SIMD register, with the
+/// same semantics, per joint, as BlendJob (the scalar reference it is tested against): normal
+/// layers averaged with weight * mask and the rest pose filling a summed weight below the
+/// threshold, override layers lerped over that by their summed weight clamped to 1, additive layers
+/// applied as delta^w. run() allocates nothing, takes no lock, makes no virtual call; the SIMD
+/// level is chosen at run time (simd.h).
 #pragma once
 
 #include <cstddef>
@@ -15,29 +16,29 @@
 namespace marrow {
 
 struct SoaBlendLayer {
-  // soa_group_count(joint_count) groups. For additive layers, a delta pose (additive.h).
+  /// soa_group_count(joint_count) groups. For additive layers, a delta pose (additive.h).
   std::span<const SoaTransform> pose{};
-  // As BlendLayer::weight.
+  /// As BlendLayer::weight.
   float weight = 1;
-  // Empty: every joint at weight 1. Otherwise one weight per joint (at least joint_count),
-  // clamped to [0, 1], NaN read as 0 — the same masks BlendJob takes (mask.h).
+  /// Empty: every joint at weight 1. Otherwise one weight per joint (at least joint_count),
+  /// clamped to [0, 1], NaN read as 0 — the same masks BlendJob takes (mask.h).
   std::span<const float> mask{};
 };
 
 struct SoaBlendJob {
   std::size_t joint_count = 0;
-  std::span<const SoaTransform> rest_pose{};  // soa_group_count(joint_count) groups
-  std::span<const SoaBlendLayer> layers{};    // normal layers
+  std::span<const SoaTransform> rest_pose{};  ///< soa_group_count(joint_count) groups
+  std::span<const SoaBlendLayer> layers{};    ///< normal layers
   std::span<const SoaBlendLayer> overrides{};
   std::span<const SoaBlendLayer> additives{};
   float threshold = kDefaultBlendThreshold;
-  // soa_group_count(joint_count) groups, written. May be the very same buffer as rest_pose or a
-  // layer's pose (each group is read before it is written), not a shifted overlap of one.
+  /// soa_group_count(joint_count) groups, written. May be the very same buffer as rest_pose or a
+  /// layer's pose (each group is read before it is written), not a shifted overlap of one.
   std::span<SoaTransform> output{};
 
-  // As BlendJob::validate, with spans counted in groups and masks in joints.
+  /// As BlendJob::validate, with spans counted in groups and masks in joints.
   bool validate() const;
-  // Returns false, writing nothing, when validate() fails.
+  /// Returns false, writing nothing, when validate() fails.
   bool run() const;
 };
 

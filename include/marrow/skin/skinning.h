@@ -1,7 +1,8 @@
-// Deforming a mesh by its bones: palettes, linear blend skinning (LBS) and dual-quaternion
-// skinning (DQS). A SkinningMesh is prepared once per mesh (setup, allocates); skinning a frame
-// writes caller-owned spans and allocates nothing. docs/skinning.md explains the layout, the
-// palettes, how DQS treats scale, and how to run the kernels on several threads.
+/// @file
+/// Deforming a mesh by its bones: palettes, linear blend skinning (LBS) and dual-quaternion
+/// skinning (DQS). A SkinningMesh is prepared once per mesh (setup, allocates); skinning a frame
+/// writes caller-owned spans and allocates nothing. docs/skinning.md explains the layout, the
+/// palettes, how DQS treats scale, and how to run the kernels on several threads.
 #pragma once
 
 #include <algorithm>
@@ -20,59 +21,59 @@
 
 namespace marrow {
 
-// palette[i] = model[skin.joints[i]] * skin.inverse_bind_matrices[i], one per skin joint.
-// Returns false, writing nothing, when a span is too short or a joint index is out of range.
+/// palette[i] = model[skin.joints[i]] * skin.inverse_bind_matrices[i], one per skin joint.
+/// Returns false, writing nothing, when a span is too short or a joint index is out of range.
 bool compute_skinning_palette(const Skin& skin, std::span<const Mat4> model,
                               std::span<Mat4> palette);
 
-// One joint of a dual-quaternion palette. The palette matrix M = [R | t] * [S | 0] is split into
-// a rigid part (the unit dual quaternion `dq` of R and t, R the closest rotation to M's 3x3 by
-// polar decomposition) and the remaining 3x3 `stretch` S = R^T * M3x3 (scale and shear,
-// column-major, identity for a rigid joint). DQS blends the stretches linearly, applies the
-// blend to the bind vertex first, then blends and applies the rigid parts as dual quaternions
-// (Kavan et al. 2008, section "non-rigid transformations"). A reflection (negative determinant)
-// stays in S.
+/// One joint of a dual-quaternion palette. The palette matrix M = [R | t] * [S | 0] is split into
+/// a rigid part (the unit dual quaternion `dq` of R and t, R the closest rotation to M's 3x3 by
+/// polar decomposition) and the remaining 3x3 `stretch` S = R^T * M3x3 (scale and shear,
+/// column-major, identity for a rigid joint). DQS blends the stretches linearly, applies the
+/// blend to the bind vertex first, then blends and applies the rigid parts as dual quaternions
+/// (Kavan et al. 2008, section "non-rigid transformations"). A reflection (negative determinant)
+/// stays in S.
 struct DqsJoint {
   DualQuat dq;
   std::array<float, 9> stretch{1, 0, 0, 0, 1, 0, 0, 0, 1};
 };
 
-// The split of one palette matrix (see DqsJoint).
+/// The split of one palette matrix (see DqsJoint).
 DqsJoint dqs_joint_from_matrix(const Mat4& m);
 
-// dq_palette[i] from palette[i]. Returns false, writing nothing, when dq_palette is shorter than
-// palette. Call it once per frame and pass the result to every skin() call of that frame.
+/// dq_palette[i] from palette[i]. Returns false, writing nothing, when dq_palette is shorter than
+/// palette. Call it once per frame and pass the result to every skin() call of that frame.
 bool compute_dual_quat_palette(std::span<const Mat4> palette, std::span<DqsJoint> dq_palette);
 
-// Palettes for a GPU, written into caller spans.
-// 3x4 row-major: joint i occupies out[12 i .. 12 i + 11] = rows (m00 m01 m02 m03)(m10 ...)(m20 ...)
-// of its affine matrix, the layout of a GLSL `mat3x4`-as-rows / HLSL `float3x4` array.
-// Returns false, writing nothing, when out holds fewer than 12 * palette.size() floats.
+/// Palettes for a GPU, written into caller spans.
+/// 3x4 row-major: joint i occupies out[12 i .. 12 i + 11] = rows (m00 m01 m02 m03)(m10 ...)(m20
+/// ...) of its affine matrix, the layout of a GLSL `mat3x4`-as-rows / HLSL `float3x4` array.
+/// Returns false, writing nothing, when out holds fewer than 12 * palette.size() floats.
 bool write_palette_rows_3x4(std::span<const Mat4> palette, std::span<float> out);
-// Dual quaternions: joint i occupies dual_quats[8 i .. 8 i + 7] = real (x y z w), dual (x y z w).
-// When `stretch_rows_3x4` is not empty it receives each joint's stretch S as a 3x4 row-major
-// matrix with a zero last column (12 floats per joint), so a shader can apply S p first.
-// Returns false, writing nothing, when a non-empty output span is too short.
+/// Dual quaternions: joint i occupies dual_quats[8 i .. 8 i + 7] = real (x y z w), dual (x y z w).
+/// When `stretch_rows_3x4` is not empty it receives each joint's stretch S as a 3x4 row-major
+/// matrix with a zero last column (12 floats per joint), so a shader can apply S p first.
+/// Returns false, writing nothing, when a non-empty output span is too short.
 bool write_palette_dual_quats(std::span<const DqsJoint> dq_palette, std::span<float> dual_quats,
                               std::span<float> stretch_rows_3x4 = {});
 
 enum class SkinningMethod { kLinear, kDualQuaternion };
 
-// How skin() transforms normals and tangents (tangent w, the handedness, is always kept).
+/// How skin() transforms normals and tangents (tangent w, the handedness, is always kept).
 enum class NormalTransform {
-  // Normals by the inverse transpose of the blended 3x3, tangents by the blended 3x3, both
-  // renormalized: right under non-uniform scale and shear too. The default, and the reference.
+  /// Normals by the inverse transpose of the blended 3x3, tangents by the blended 3x3, both
+  /// renormalized: right under non-uniform scale and shear too. The default, and the reference.
   kExact,
-  // Normals and tangents by the blended 3x3 alone, not renormalized: the right direction for
-  // rotations and uniform scale only, and a length that is not 1 (blending shortens it, scale
-  // stretches it), for renderers that normalize anyway. The work ozz-animation's SkinningJob
-  // does without inverse-transpose matrices; with normals, LBS about 1.2x and DQS 1.1x as fast
-  // (docs/skinning.md).
+  /// Normals and tangents by the blended 3x3 alone, not renormalized: the right direction for
+  /// rotations and uniform scale only, and a length that is not 1 (blending shortens it, scale
+  /// stretches it), for renderers that normalize anyway. The work ozz-animation's SkinningJob
+  /// does without inverse-transpose matrices; with normals, LBS about 1.2x and DQS 1.1x as fast
+  /// (docs/skinning.md).
   kLinearUnnormalized,
 };
 
-// Where a frame's deformed vertices go, in the mesh's original vertex order. `normals` and
-// `tangents` may be empty to skip them (they are also skipped when the mesh has none).
+/// Where a frame's deformed vertices go, in the mesh's original vertex order. `normals` and
+/// `tangents` may be empty to skip them (they are also skipped when the mesh has none).
 struct SkinningOutput {
   std::span<Vec3> positions;
   std::span<Vec3> normals;
@@ -80,7 +81,7 @@ struct SkinningOutput {
   NormalTransform normal_transform = NormalTransform::kExact;
 };
 
-// An axis-aligned box; empty() when nothing was added.
+/// An axis-aligned box; empty() when nothing was added.
 struct Aabb {
   Vec3 min{std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity(),
            std::numeric_limits<float>::infinity()};
@@ -99,26 +100,26 @@ struct Aabb {
   }
 };
 
-// A skinned mesh laid out for fast skinning (vertices grouped by influence count,
-// structure of arrays). Built once; shared by every character that uses the mesh.
-// What SkinningMesh::build does with a vertex that has no weight above zero (invalid in every
-// format, but found in real .X files): refuse the mesh, or let the vertex keep its stored
-// position, normal and tangent in every frame (as if bound to an identity palette entry).
+/// A skinned mesh laid out for fast skinning (vertices grouped by influence count,
+/// structure of arrays). Built once; shared by every character that uses the mesh.
+/// What SkinningMesh::build does with a vertex that has no weight above zero (invalid in every
+/// format, but found in real .X files): refuse the mesh, or let the vertex keep its stored
+/// position, normal and tangent in every frame (as if bound to an identity palette entry).
 enum class UnweightedVertices { kError, kKeepBindPosition };
 
 class SkinningMesh;
 namespace skin_detail {
-struct SkinningMeshData;  // the kernels' layout: src/skin/skinning_data.h
+struct SkinningMeshData;  ///< the kernels' layout: src/skin/skinning_data.h
 inline const SkinningMeshData& data_of(const SkinningMesh& mesh);
 }  // namespace skin_detail
 
 class SkinningMesh {
  public:
-  // max_influences = 0 keeps every influence; N > 0 keeps the N strongest per vertex and
-  // renormalizes. Zero weights are dropped and every vertex's weights are renormalized to sum
-  // to 1. Errors name the mesh and the vertex (joint index out of the skin's range, non-finite
-  // or negative weight, no influences on a skinned vertex unless `unweighted` says to keep it,
-  // attribute counts that disagree).
+  /// max_influences = 0 keeps every influence; N > 0 keeps the N strongest per vertex and
+  /// renormalizes. Zero weights are dropped and every vertex's weights are renormalized to sum
+  /// to 1. Errors name the mesh and the vertex (joint index out of the skin's range, non-finite
+  /// or negative weight, no influences on a skinned vertex unless `unweighted` says to keep it,
+  /// attribute counts that disagree).
   static Result<SkinningMesh> build(const SkinnedMesh& mesh, std::size_t skin_joint_count,
                                     std::size_t max_influences = 0,
                                     UnweightedVertices unweighted = UnweightedVertices::kError);
@@ -140,17 +141,17 @@ class SkinningMesh {
   std::unique_ptr<Data> data_;
 };
 
-// True when skin() would accept these spans (palette at least skin_joint_count() long, output
-// spans empty or at least vertex_count() long, positions not empty).
+/// True when skin() would accept these spans (palette at least skin_joint_count() long, output
+/// spans empty or at least vertex_count() long, positions not empty).
 bool validate_skinning(const SkinningMesh& mesh, std::size_t palette_size,
                        const SkinningOutput& out);
 
-// Skins the vertices in slots [begin, end) of the prepared layout (0, vertex_count() for all);
-// each result is written at its vertex's original index, so disjoint ranges write disjoint
-// outputs and may run on different threads at once. Returns false, writing nothing, when a
-// check fails (palette too short, output spans shorter than vertex_count(), bad range).
-// kDualQuaternion with a matrix palette converts the palette on every call (on the stack up to
-// 256 joints, per influence beyond): prefer the DqsJoint overload when skinning in pieces.
+/// Skins the vertices in slots [begin, end) of the prepared layout (0, vertex_count() for all);
+/// each result is written at its vertex's original index, so disjoint ranges write disjoint
+/// outputs and may run on different threads at once. Returns false, writing nothing, when a
+/// check fails (palette too short, output spans shorter than vertex_count(), bad range).
+/// kDualQuaternion with a matrix palette converts the palette on every call (on the stack up to
+/// 256 joints, per influence beyond): prefer the DqsJoint overload when skinning in pieces.
 bool skin(const SkinningMesh& mesh, std::span<const Mat4> palette, SkinningMethod method,
           SkinningOutput out, std::size_t begin, std::size_t end);
 
@@ -159,20 +160,22 @@ inline bool skin(const SkinningMesh& mesh, std::span<const Mat4> palette, Skinni
   return skin(mesh, palette, method, out, 0, mesh.vertex_count());
 }
 
-// Dual-quaternion skinning with a palette from compute_dual_quat_palette().
+/// Dual-quaternion skinning with a palette from compute_dual_quat_palette().
 bool skin(const SkinningMesh& mesh, std::span<const DqsJoint> dq_palette, SkinningOutput out,
           std::size_t begin, std::size_t end);
 
-// The scalar kernels: the reference the fast (SIMD, runtime-dispatched) kernels behind skin()
-// are tested against. Same contract as skin().
+/// The scalar kernels: the reference the fast (SIMD, runtime-dispatched) kernels behind skin()
+/// are tested against. Same contract as skin().
 bool skin_reference(const SkinningMesh& mesh, std::span<const Mat4> palette, SkinningMethod method,
                     SkinningOutput out, std::size_t begin, std::size_t end);
 bool skin_reference(const SkinningMesh& mesh, std::span<const DqsJoint> dq_palette,
                     SkinningOutput out, std::size_t begin, std::size_t end);
 
-// Skins the whole mesh on a caller-owned executor: any object with
-//   void parallel_for(std::size_t task_count, F&& task)   // calls task(i) for every i, waits
-// (the runtime owns no threads). Vertices are cut into ranges of `grain` slots.
+/// Skins the whole mesh on a caller-owned executor: any object with
+/// @code
+///   void parallel_for(std::size_t task_count, F&& task)   // calls task(i) for every i, waits
+/// @endcode
+/// (the runtime owns no threads). Vertices are cut into ranges of `grain` slots.
 template <typename Executor, typename Palette>
 bool skin_parallel(Executor& executor, const SkinningMesh& mesh, std::span<const Palette> palette,
                    SkinningMethod method, SkinningOutput out, std::size_t grain = 8192) {
@@ -191,14 +194,14 @@ bool skin_parallel(Executor& executor, const SkinningMesh& mesh, std::span<const
   return true;
 }
 
-// Bounds for culling.
-// The box around a frame's skinned positions (exact, one pass over them).
+/// Bounds for culling.
+/// The box around a frame's skinned positions (exact, one pass over them).
 Aabb compute_bounds(std::span<const Vec3> positions);
-// A cheaper box from the per-joint bind-space boxes SkinningMesh::build records: the union of
-// each used joint's box transformed by its palette matrix (8 corners). It contains every
-// linear-blend skinned position (each is a convex combination of palette[j] * v with v in joint
-// j's box); for DQS it is a close estimate, not a guarantee. Returns an empty box when the
-// palette is shorter than skin_joint_count().
+/// A cheaper box from the per-joint bind-space boxes SkinningMesh::build records: the union of
+/// each used joint's box transformed by its palette matrix (8 corners). It contains every
+/// linear-blend skinned position (each is a convex combination of palette[j] * v with v in joint
+/// j's box); for DQS it is a close estimate, not a guarantee. Returns an empty box when the
+/// palette is shorter than skin_joint_count().
 Aabb conservative_skinned_bounds(const SkinningMesh& mesh, std::span<const Mat4> palette);
 
 }  // namespace marrow

@@ -18,13 +18,16 @@ struct KernelLevels {
 // The declarations of a family's per-level tables, and the KernelLevels that gathers them; the
 // x86 levels exist where src/CMakeLists.txt compiles them (marrow_add_simd_kernels).
 #if defined(MARROW_HAVE_X86_KERNELS)
-#define MARROW_DECLARE_KERNEL_LEVELS(Family)                                                      \
+#define MARROW_DECLARE_KERNEL_LEVELS(Family) \
   extern const Family kScalar##Family, kSse2##Family, kAvx2##Family, kAvx512##Family
-#define MARROW_KERNEL_LEVELS(Family)                                                              \
-  ::marrow::simd::KernelLevels<Family> { &kScalar##Family, &kSse2##Family, &kAvx2##Family,      \
-                                         &kAvx512##Family }
+#define MARROW_KERNEL_LEVELS(Family)                                   \
+  ::marrow::simd::KernelLevels<Family> {                               \
+    &kScalar##Family, &kSse2##Family, &kAvx2##Family, &kAvx512##Family \
+  }
 #else
 #define MARROW_DECLARE_KERNEL_LEVELS(Family) extern const Family kScalar##Family
-#define MARROW_KERNEL_LEVELS(Family)                                                              \
-  ::marrow::simd::KernelLevels<Family> { &kScalar##Family, nullptr, nullptr, nullptr }
+#define MARROW_KERNEL_LEVELS(Family)            \
+  ::marrow::simd::KernelLevels<Family> {        \
+    &kScalar##Family, nullptr, nullptr, nullptr \
+  }
 #endif
