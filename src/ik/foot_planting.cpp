@@ -6,7 +6,7 @@
 
 #include "ik_math.h"
 #include "marrow/ik/two_bone_ik.h"
-#include "marrow/pose/local_to_model_subtree.h"
+#include "marrow/pose/local_to_model.h"
 
 namespace marrow {
 
@@ -118,7 +118,7 @@ bool FootPlantingJob::run() const {
     } else {
       offset = 0;  // a collapsed parent (zero scale) cannot place the pelvis
     }
-    (void)local_to_model_subtree(*skeleton, local, model, pelvis);
+    (void)local_to_model(*skeleton, local, model, pelvis);
   }
 
   // 3. The legs. Each foot keeps the model-space orientation it was animated with (the leg's
@@ -143,12 +143,12 @@ bool FootPlantingJob::run() const {
     ik.model = model;
     ik.local = local;
     ik.reached = &reached;
-    if (ik.run()) (void)local_to_model_subtree(*skeleton, local, model, leg.hip);
+    if (ik.run()) (void)local_to_model(*skeleton, local, model, leg.hip);
     const Quat now = rotation_of(model[leg.ankle]);
     Quat turn = animated * conjugate(now);
     if (plane != nullptr && align_feet) turn = partial(tilt, leg.contact) * turn;
     local[leg.ankle].rotation = turn_local(local[leg.ankle].rotation, now, normalize(turn));
-    (void)local_to_model_subtree(*skeleton, local, model, leg.ankle);
+    (void)local_to_model(*skeleton, local, model, leg.ankle);
     if (result != nullptr) result->reached[i] = reached;
   }
   if (result != nullptr) result->pelvis_offset = offset;

@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "ik_test_util.h"
-#include "marrow/pose/local_to_model_subtree.h"
+#include "marrow/pose/local_to_model.h"
 
 namespace marrow {
 namespace {
@@ -320,7 +320,7 @@ TEST(TwoBoneIk, WeightBlendsFromTheInputPose) {
   EXPECT_GT(c.pos(Chain::kMid).y, 0);
 }
 
-TEST(LocalToModelSubtree, RecomputesTheSubtreeAndNothingElse) {
+TEST(LocalToModel, FromAJointRecomputesItsSubtreeAndNothingElse) {
   // A forest where the subtree of joint 1 is not contiguous: 0 -> 1 -> 3, 0 -> 2, 1 -> 4.
   const std::vector<JointDesc> joints = {{"a", -1, at(0, 1, 0)}, {"b", 0, at(1, 0, 0)},
                                          {"c", 0, at(0, 0, 1)},  {"d", 1, at(0, 2, 0)},
@@ -331,13 +331,13 @@ TEST(LocalToModelSubtree, RecomputesTheSubtreeAndNothingElse) {
   local[1].rotation = from_axis_angle({0, 1, 0}, 0.5f);
   local[2].rotation = from_axis_angle({1, 0, 0}, 0.5f);  // outside the subtree: must stay stale
   const std::vector<Mat4> stale = model;
-  ASSERT_TRUE(local_to_model_subtree(s, local, model, 1));
+  ASSERT_TRUE(local_to_model(s, local, model, 1));
   const std::vector<Mat4> fresh = test::model_of(s, local);
   for (JointIndex j : {1, 3, 4}) EXPECT_EQ(model[j], fresh[j]) << "joint " << j;
   for (JointIndex j : {0, 2, 5}) EXPECT_EQ(model[j], stale[j]) << "joint " << j;
   // `to` stops after that index.
   model = stale;
-  LocalToModelSubtreeJob job;
+  LocalToModelJob job;
   job.skeleton = &s;
   job.local = local;
   job.model = model;
@@ -351,6 +351,14 @@ TEST(LocalToModelSubtree, RecomputesTheSubtreeAndNothingElse) {
   job.to = kNoParent;
   job.from = 6;
   EXPECT_FALSE(job.validate());
+  // from_excluded: joint 1's matrix stays (stale), its children follow it.
+  model = stale;
+  job.from = 1;
+  job.from_excluded = true;
+  ASSERT_TRUE(job.run());
+  EXPECT_EQ(model[1], stale[1]);
+  const Mat4 d = mul_affine(stale[1], to_matrix(local[3]));
+  EXPECT_EQ(model[3], d);
 }
 
 }  // namespace

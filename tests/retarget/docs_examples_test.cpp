@@ -14,7 +14,6 @@
 #include "marrow/io/asset.h"
 #include "marrow/io/retarget_map_json.h"
 #include "marrow/pose/local_to_model.h"
-#include "marrow/pose/local_to_model_subtree.h"
 #include "marrow/retarget/retargeter.h"
 
 namespace {

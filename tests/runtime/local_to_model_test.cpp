@@ -199,6 +199,13 @@ TEST(LocalToModel, EmptySkeleton) {
   job.skeleton = &empty;
   EXPECT_TRUE(job.validate());
   EXPECT_TRUE(job.run());
+  SoaLocalToModelJob soa_job;
+  soa_job.skeleton = &empty;
+  EXPECT_TRUE(soa_job.validate());
+  EXPECT_TRUE(soa_job.run());
+  job.from = soa_job.from = 0;  // no joint 0
+  EXPECT_FALSE(job.validate());
+  EXPECT_FALSE(soa_job.validate());
 }
 
 TEST(LocalToModel, UnorderedSkeletonUsesItsOwnOrder) {

@@ -320,6 +320,118 @@ TEST(SoaLocalToModel, FromAJointRecomputesOnlyItsSubtree) {
   });
 }
 
+// What a local-to-model job with `from`, `to` and `from_excluded` must leave in `model`, by the
+// definition: the chosen joints in index order, each its parent's expected matrix (or the root's)
+// times its local matrix, the other joints' matrices as they were.
+std::vector<Mat4> expected_range(const Skeleton& skeleton, std::span<const Transform> local,
+                                 std::vector<Mat4> model, const Mat4& root, JointIndex from,
+                                 JointIndex to, bool from_excluded) {
+  auto product = [](const Mat4& a, const Mat4& b) {
+    Mat4 r;
+    for (int row = 0; row < 4; ++row) {
+      for (int col = 0; col < 4; ++col) {
+        double sum = 0;
+        for (int k = 0; k < 4; ++k) sum += double{a(row, k)} * b(k, col);
+        r(row, col) = static_cast<float>(sum);
+      }
+    }
+    return r;
+  };
+  for (std::size_t j = 0; j < skeleton.size(); ++j) {
+    const auto joint = static_cast<JointIndex>(j);
+    const bool chosen = (from == kNoParent || skeleton.is_descendant(joint, from)) &&
+                        (to == kNoParent || j <= to) &&
+                        !(from != kNoParent && from_excluded && joint == from);
+    if (!chosen) continue;
+    const JointIndex p = skeleton.parent(joint);
+    model[j] = product(p == kNoParent ? root : model[p], to_matrix(local[j]));
+  }
+  return model;
+}
+
+TEST(LocalToModel, BothLayoutsWriteTheChosenJointsAndNothingElseOnEveryRange) {
+  std::mt19937 rng(23);
+  const std::size_t n = 40;
+  const Skeleton skeleton = random_skeleton(rng, n);
+  const std::vector<Transform> old_pose = random_pose(rng, n, true),
+                               local = random_pose(rng, n, true);
+  Mat4 root = to_matrix(random_transform(rng, true));
+  std::vector<Mat4> stale(n);
+  ASSERT_TRUE(local_to_model(skeleton, old_pose, stale));
+  const std::vector<SoaTransform> soa_local = soa(local);
+  // A joint deep enough to have a subtree of several joints, and indices on both sides of a group.
+  JointIndex deep = 5;
+  for (std::size_t j = 1; j < n; ++j) {
+    std::size_t below = 0;
+    for (std::size_t k = j; k < n; ++k)
+      below += skeleton.is_descendant(static_cast<JointIndex>(k), static_cast<JointIndex>(j));
+    if (below >= 4) deep = static_cast<JointIndex>(j);
+  }
+  for (const JointIndex from : {kNoParent, JointIndex{0}, JointIndex{5}, deep}) {
+    for (const JointIndex to : {kNoParent, JointIndex{deep}, JointIndex{20}, JointIndex{39}}) {
+      for (const bool excluded : {false, true}) {
+        if (from != kNoParent && to != kNoParent && to < from) continue;
+        SCOPED_TRACE("from " + std::to_string(from) + " to " + std::to_string(to) +
+                     (excluded ? " excluded" : ""));
+        const std::vector<Mat4> want =
+            expected_range(skeleton, local, stale, root, from, to, excluded);
+        std::vector<Mat4> exact = stale;
+        LocalToModelJob aos{&skeleton, local, exact, root, from, to, excluded};
+        ASSERT_TRUE(aos.run());
+        for (std::size_t j = 0; j < n; ++j) {
+          if (want[j] == stale[j]) {
+            EXPECT_EQ(exact[j], stale[j]) << "joint " << j << " was not to be written";
+          }
+        }
+        expect_same_matrices(exact, want, kMatrixEps);
+        for_each_simd_level([&](SimdLevel) {
+          std::vector<Mat4> model = stale;
+          SoaLocalToModelJob job;
+          job.skeleton = &skeleton;
+          job.local = soa_local;
+          job.model = model;
+          job.root = root;
+          job.from = from;
+          job.to = to;
+          job.from_excluded = excluded;
+          ASSERT_TRUE(job.run());
+          for (std::size_t j = 0; j < n; ++j) {
+            if (want[j] == stale[j]) {
+              EXPECT_EQ(model[j], stale[j]) << "joint " << j << " was not to be written";
+            }
+          }
+          expect_same_matrices(model, want, kMatrixEps);
+        });
+      }
+    }
+  }
+}
+
+TEST(LocalToModel, BothJobsRefuseTheSameRanges) {
+  std::mt19937 rng(24);
+  const Skeleton skeleton = random_skeleton(rng, 10);
+  std::vector<Transform> local(10);
+  std::vector<SoaTransform> soa_local(2);
+  std::vector<Mat4> model(10);
+  struct Range {
+    JointIndex from, to;
+    bool valid;
+  };
+  const Range ranges[] = {
+      {kNoParent, kNoParent, true}, {3, kNoParent, true}, {3, 3, true},
+      {kNoParent, 9, true},         {3, 2, false},        {10, kNoParent, false},
+      {kNoParent, 10, false},       {0, 10, false}};
+  for (const Range& r : ranges) {
+    for (const bool excluded : {false, true}) {
+      LocalToModelJob aos{&skeleton, local, model, Mat4::identity(), r.from, r.to, excluded};
+      SoaLocalToModelJob soa_job{&skeleton, soa_local, model,   Mat4::identity(),
+                                 r.from,    r.to,      excluded};
+      EXPECT_EQ(aos.validate(), r.valid) << r.from << " " << r.to;
+      EXPECT_EQ(soa_job.validate(), r.valid) << r.from << " " << r.to;
+    }
+  }
+}
+
 TEST(SoaLocalToModel, ValidateRefusesShortSpansAndJointsOutOfRange) {
   std::mt19937 rng(22);
   const Skeleton skeleton = random_skeleton(rng, 10);

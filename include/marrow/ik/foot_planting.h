@@ -22,7 +22,7 @@
 ///     by c of the rotation taking `up` to the plane's normal.
 /// @endcode
 /// `local` and `model` are both read and written: `model` must be current on entry and is
-/// current again on return (the pelvis' subtree is recomputed with LocalToModelSubtreeJob).
+/// current again on return (the pelvis' subtree is recomputed by LocalToModelJob with `from`).
 #pragma once
 
 #include <cstddef>

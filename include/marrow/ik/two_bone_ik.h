@@ -17,8 +17,8 @@
 /// Both corrections are written back into the local rotations of `start` and `mid`, so that
 /// local-to-model of `local` puts the end joint at the target: the hierarchy stays valid and the
 /// joints between start and mid, and below end, follow. The model matrices are left as they were
-/// (stale for start's subtree): run LocalToModelSubtreeJob from `start`
-/// (marrow/pose/local_to_model_subtree.h) before reading them again.
+/// (stale for start's subtree): run LocalToModelJob with `from` = `start`
+/// (marrow/pose/local_to_model.h) before reading them again.
 ///
 /// Exact when the chain's scales are uniform (any uniform scale, such as a 0.01 armature); with a
 /// non-uniform scale above the chain the rotations are right but the reach is approximate.

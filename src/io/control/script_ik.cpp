@@ -7,7 +7,7 @@
 #include "marrow/ik/aim_ik.h"
 #include "marrow/ik/chain_ik.h"
 #include "marrow/ik/two_bone_ik.h"
-#include "marrow/pose/local_to_model_subtree.h"
+#include "marrow/pose/local_to_model.h"
 
 namespace marrow::script_detail {
 
@@ -315,7 +315,7 @@ bool ScriptPoseEdits::solve(const Constraint& k, std::span<Transform> local,
       break;
     }
   }
-  (void)local_to_model_subtree(*skeleton, local, model, from);
+  (void)local_to_model(*skeleton, local, model, from);
   return reached;
 }
 

@@ -40,10 +40,13 @@ struct LocalToModelArgs {
   const SoaTransform* local;
   Mat4* model;
   const Mat4* root;  // nullptr: identity
-  // With `subtree`, only joint `first` and its descendants are written (the others' model
-  // matrices are read where needed); otherwise every joint.
+  // Joints before index `end` are written: with `subtree`, only joint `first` and its descendants
+  // (the others' model matrices are read where needed), and not `first` itself when
+  // `first_excluded`; otherwise every joint.
   std::size_t first;
+  std::size_t end;
   bool subtree;
+  bool first_excluded;
   bool streaming;  // SoaLocalToModelJob::streaming
 };
 

@@ -464,19 +464,19 @@ MARROW_KERNEL void columns23(const RotationProducts<F>& p, const SoaTransform& l
   block[7] = one;
 }
 
-// One sub-hierarchy (`from`): joints in index order, each converted and multiplied at once, so
-// that joints outside the subtree are never written.
+// A range of joints (`first` up to `end`, a sub-hierarchy when `subtree`): joints in index order,
+// each converted and multiplied at once, so that joints outside the range are never written.
 template <class F>
-void local_to_model_subtree(const LocalToModelArgs& a) {
+void local_to_model_range(const LocalToModelArgs& a) {
   // Locals, not a.*: the stores into `model` could alias the argument block for all the compiler
   // knows, and it would reload every field after every store.
-  const std::size_t n = a.joint_count;
   const std::uint16_t* const parents = a.parents;
   const SoaTransform* const local = a.local;
   float* const model = reinterpret_cast<float*>(a.model);
   const float* const root = reinterpret_cast<const float*>(a.root);
-  const std::size_t from = a.first;
-  const std::size_t groups = (n + kSoaWidth - 1) / kSoaWidth;
+  const std::size_t from = a.first, end_joint = a.end;
+  const bool subtree = a.subtree, from_excluded = a.first_excluded;
+  const std::size_t groups = (end_joint + kSoaWidth - 1) / kSoaWidth;
   alignas(32) float cols[kSoaWidth][16];
   for (std::size_t g = from / kSoaWidth; g < groups; ++g) {
     const RotationProducts<F> p = rotation_products<F>(local[g]);
@@ -491,9 +491,9 @@ void local_to_model_subtree(const LocalToModelArgs& a) {
       block1[i].store(cols[i] + 8);
     }
     const std::size_t begin = g * kSoaWidth;
-    const std::size_t end = begin + kSoaWidth < n ? begin + kSoaWidth : n;
+    const std::size_t end = begin + kSoaWidth < end_joint ? begin + kSoaWidth : end_joint;
     for (std::size_t j = begin < from ? from : begin; j < end; ++j) {
-      if (!in_subtree<F>(parents, j, from)) continue;
+      if (subtree && (!in_subtree<F>(parents, j, from) || (from_excluded && j == from))) continue;
       const float* c = cols[j - begin];
       float* out = model + 16 * j;
       const std::uint16_t p = parents[j];
@@ -540,7 +540,7 @@ MARROW_KERNEL void local_matrices(const SoaTransform* local, std::size_t n, floa
 
 template <class F>
 void local_to_model(const LocalToModelArgs& a) {
-  if (a.subtree) return local_to_model_subtree<F>(a);
+  if (a.subtree || a.end < a.joint_count) return local_to_model_range<F>(a);
   const std::size_t n = a.joint_count;
   const std::uint16_t* const parents = a.parents;
   const std::uint16_t* const order = a.order;
