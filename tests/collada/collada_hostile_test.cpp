@@ -6,7 +6,7 @@
 #include <chrono>
 #include <random>
 
-#include "allocation_tracking.h"
+#include "allocation_meter.h"
 #include "collada_test_util.h"
 
 namespace marrow {
@@ -34,9 +34,9 @@ std::string replace(std::string text, const std::string& from, const std::string
 }
 
 std::size_t largest_allocation_reading(const std::string& text) {
-  formats_test::start_tracking_allocations();
+  marrow::test::AllocationMeter meter;
   { const Result<Asset> r = read_collada(bytes(text), "tracked.dae"); }
-  return formats_test::stop_tracking_allocations();
+  return meter.largest();
 }
 
 TEST(ColladaHostile, MalformedXmlNamesLineAndColumn) {

@@ -6,7 +6,7 @@
 #include <random>
 #include <regex>
 
-#include "allocation_tracking.h"
+#include "allocation_meter.h"
 #include "compiled_record.h"
 #include "marrow/clip/compiled_sampling.h"
 
@@ -67,9 +67,9 @@ const Fixture& fixture() {
 }
 
 std::size_t largest_allocation_loading_compiled(const Bytes& b) {
-  start_tracking_allocations();
+  marrow::test::AllocationMeter meter;
   { Result<Asset> r = read_archive(b, "tracked.marrow"); }
-  return stop_tracking_allocations();
+  return meter.largest();
 }
 
 // Loads and expects a failure naming the file, a byte offset inside clip c's record (or its

@@ -9,7 +9,7 @@
 #include <new>
 #include <random>
 
-#include "allocation_tracking.h"
+#include "allocation_meter.h"
 #include "formats_test_util.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/io/archive.h"
@@ -21,9 +21,9 @@ using namespace marrow;
 
 // Loads with allocation tracking on; returns the largest single allocation.
 std::size_t largest_allocation_loading(const Bytes& b) {
-  start_tracking_allocations();
+  marrow::test::AllocationMeter meter;
   { Result<Asset> r = read_archive(b, "tracked.marrow"); }
-  return stop_tracking_allocations();
+  return meter.largest();
 }
 
 Asset small_asset() {
@@ -129,9 +129,9 @@ void expect_rejected(const Bytes& b, const std::string& part) {
 
 // The allocation bound below can fail: the tracking sees an allocation made while it is on.
 TEST(ArchiveHostile, AllocationTrackingSeesAllocations) {
-  start_tracking_allocations();
+  marrow::test::AllocationMeter meter;
   { std::vector<char> big(1 << 20); }
-  EXPECT_GE(stop_tracking_allocations(), std::size_t{1} << 20);
+  EXPECT_GE(meter.largest(), std::size_t{1} << 20);
 }
 
 TEST(ArchiveHostile, TheUndamagedFileLoads) {

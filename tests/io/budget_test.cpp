@@ -6,7 +6,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "allocation_total.h"
+#include "allocation_meter.h"
 #include "common/budget.h"
 #include "marrow/io/asset.h"
 
@@ -53,9 +53,10 @@ TEST(Budget, TheFourMeshZeroAccessorGltfIsRefusedBeforeItsFirstDecode) {
   // 432 bytes: an accessor of 44,739,240 VEC3 with no bufferView (zeros, as the spec allows),
   // POSITION of four meshes. Before the budget, `marrow info` spent 15 s and 3.4 GB on it.
   const std::string path = std::string(MARROW_IO_TEST_DATA) + "/zero_accessor_four_meshes.gltf";
-  budget_test::start_counting_allocations();
+  marrow::test::AllocationMeter meter;
   marrow::Result<marrow::Asset> r = marrow::load_asset(path);
-  const std::size_t allocated = budget_test::stop_counting_allocations();
+  meter.stop();
+  const std::size_t allocated = meter.bytes();
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message,
             path +
@@ -77,9 +78,10 @@ TEST(Budget, EverySharedAssetLoadsWellInsideItsBudget) {
     const std::string path = shared(file);
     if (!std::filesystem::exists(path)) continue;
     const std::uintmax_t size = std::filesystem::file_size(path);
-    budget_test::start_counting_allocations();
+    marrow::test::AllocationMeter meter;
     marrow::Result<marrow::Asset> r = marrow::load_asset(path);
-    const std::size_t allocated = budget_test::stop_counting_allocations();
+    meter.stop();
+    const std::size_t allocated = meter.bytes();
     ASSERT_TRUE(r.ok()) << r.error().message;
     const double per_byte = static_cast<double>(allocated) / static_cast<double>(size);
     std::printf("  %-22s %9ju bytes, allocated %11zu (%.1f per input byte), limit %ju\n", file,

@@ -14,7 +14,7 @@
 #include <numbers>
 #include <random>
 
-#include "allocation_counter.h"
+#include "allocation_meter.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/clip/compiled_clip.h"
 #include "marrow/clip/compiled_sampling.h"
@@ -477,7 +477,7 @@ TEST(CompiledSampling, RunAllocatesNothingAndValidateRefusesBadSpans) {
   job.context = &context;
   job.output = out;
   {
-    AllocationCounter counter;
+    AllocationMeter counter;
     for (int f = 0; f < 120; ++f) {
       job.time = f / 60.0f;
       ASSERT_TRUE(job.run());

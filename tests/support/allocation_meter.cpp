@@ -1,4 +1,4 @@
-#include "allocation_counter.h"
+#include "allocation_meter.h"
 
 #include <atomic>
 #include <cstddef>
@@ -8,18 +8,31 @@
 namespace {
 std::atomic<bool> counting{false};
 std::atomic<std::size_t> allocations{0};
+std::atomic<std::size_t> allocated_bytes{0};
+std::atomic<std::size_t> largest_allocation{0};
 }  // namespace
 
 namespace marrow::test {
-AllocationCounter::AllocationCounter() {
+AllocationMeter::AllocationMeter() {
   allocations = 0;
+  allocated_bytes = 0;
+  largest_allocation = 0;
   counting = true;
 }
-AllocationCounter::~AllocationCounter() {
+AllocationMeter::~AllocationMeter() {
   counting = false;
 }
-std::size_t AllocationCounter::count() const {
+std::size_t AllocationMeter::count() const {
   return allocations.load();
+}
+std::size_t AllocationMeter::bytes() const {
+  return allocated_bytes.load();
+}
+std::size_t AllocationMeter::largest() const {
+  return largest_allocation.load();
+}
+void AllocationMeter::stop() {
+  counting = false;
 }
 }  // namespace marrow::test
 
@@ -27,7 +40,13 @@ std::size_t AllocationCounter::count() const {
 // check that memory from one family is returned to the same).
 namespace {
 void* allocate(std::size_t size, std::size_t align) {
-  if (counting.load(std::memory_order_relaxed)) ++allocations;
+  if (counting.load(std::memory_order_relaxed)) {
+    ++allocations;
+    allocated_bytes += size;
+    std::size_t seen = largest_allocation.load(std::memory_order_relaxed);
+    while (size > seen && !largest_allocation.compare_exchange_weak(seen, size)) {
+    }
+  }
   if (size == 0) size = 1;
   if (align <= alignof(std::max_align_t)) return std::malloc(size);
   return std::aligned_alloc(align, (size + align - 1) / align * align);
