@@ -2,6 +2,8 @@
 // animator_update.cpp, evaluate() in animator_evaluate.cpp.
 #include "marrow/control/animator.h"
 
+#include "base/enum_names.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -37,17 +39,9 @@ std::string player_where(PlayerId id) {
 }  // namespace
 
 std::string_view to_string(EventType type) {
-  switch (type) {
-    case EventType::kClipEvent:
-      return "event";
-    case EventType::kMarker:
-      return "marker";
-    case EventType::kLooped:
-      return "looped";
-    case EventType::kFinished:
-      return "finished";
-  }
-  return "?";
+  static constexpr std::array<std::string_view, 4> kNames{"event", "marker", "looped", "finished"};
+  static_assert(detail::names_cover(kNames, EventType::kFinished));
+  return detail::enum_name(type, kNames);
 }
 
 float fade_curve(FadeCurve curve, float u) {

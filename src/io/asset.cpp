@@ -1,5 +1,7 @@
 #include "marrow/io/asset.h"
 
+#include "base/enum_names.h"
+
 #include <algorithm>
 #include <charconv>
 
@@ -85,15 +87,9 @@ const CompiledClip* Asset::compiled_clip(std::size_t clip) const {
 }
 
 std::string_view rate_source_name(RateSource source) {
-  switch (source) {
-    case RateSource::kDefault:
-      return "default";
-    case RateSource::kOption:
-      return "option";
-    case RateSource::kFile:
-      break;
-  }
-  return "file";
+  static constexpr std::array<std::string_view, 3> kNames{"file", "default", "option"};
+  static_assert(detail::names_cover(kNames, RateSource::kOption));
+  return detail::enum_name(source, kNames, "file");
 }
 
 }  // namespace marrow

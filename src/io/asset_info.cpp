@@ -1,6 +1,8 @@
 // The JSON document of `marrow info --format json` (docs/info_json.md).
 #include "marrow/io/asset_info.h"
 
+#include "base/enum_names.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -193,15 +195,9 @@ json texture(const TextureRef& t) {
 }
 
 std::string_view alpha_mode_name(AlphaMode mode) {
-  switch (mode) {
-    case AlphaMode::kMask:
-      return "mask";
-    case AlphaMode::kBlend:
-      return "blend";
-    case AlphaMode::kOpaque:
-      break;
-  }
-  return "opaque";
+  static constexpr std::array<std::string_view, 3> kNames{"opaque", "mask", "blend"};
+  static_assert(detail::names_cover(kNames, AlphaMode::kBlend));
+  return detail::enum_name(mode, kNames, "opaque");
 }
 
 json material_list(const Asset& asset) {

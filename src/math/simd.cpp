@@ -1,5 +1,7 @@
 #include "marrow/math/simd.h"
 
+#include "base/enum_names.h"
+
 #include <atomic>
 #include <cstdlib>
 
@@ -50,17 +52,9 @@ std::atomic<SimdLevel>& active() {
 }  // namespace
 
 std::string_view to_string(SimdLevel level) {
-  switch (level) {
-    case SimdLevel::kScalar:
-      return "scalar";
-    case SimdLevel::kSse2:
-      return "sse2";
-    case SimdLevel::kAvx2:
-      return "avx2";
-    case SimdLevel::kAvx512:
-      return "avx512";
-  }
-  return "?";
+  static constexpr std::array<std::string_view, 4> kNames{"scalar", "sse2", "avx2", "avx512"};
+  static_assert(detail::names_cover(kNames, SimdLevel::kAvx512));
+  return detail::enum_name(level, kNames);
 }
 
 std::optional<SimdLevel> simd_level_from_string(std::string_view name) {

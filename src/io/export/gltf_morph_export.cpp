@@ -2,18 +2,6 @@
 
 namespace marrow::gltf_out {
 
-const char* interpolation_name(Interpolation i) {
-  switch (i) {
-    case Interpolation::kStep:
-      return "STEP";
-    case Interpolation::kCubicSpline:
-      return "CUBICSPLINE";
-    case Interpolation::kLinear:
-      break;
-  }
-  return "LINEAR";
-}
-
 void write_targets(Document& doc, const SkinnedMesh& mesh, const std::string& what,
                    const MorphSlots* slots, Json& primitive, std::vector<std::string>* notes,
                    const std::string& source) {
@@ -85,7 +73,7 @@ void write_weight_channels(Document& doc, const Clip& clip, const MorphLayout& l
     const int output = doc.add_floats(out, 1, "SCALAR", std::nullopt, false);
     samplers.push_back({{"input", input},
                         {"output", output},
-                        {"interpolation", interpolation_name(interpolation)}});
+                        {"interpolation", std::string(to_string(interpolation))}});
     for (int node : nodes->second) {
       channels.push_back(
           {{"sampler", samplers.size() - 1}, {"target", {{"node", node}, {"path", "weights"}}}});

@@ -12,9 +12,6 @@
 
 namespace marrow::gltf_out {
 
-// glTF's name of an interpolation.
-const char* interpolation_name(Interpolation interpolation);
-
 // The primitive's morph targets as sparse accessors, padded with empty targets to the count of
 // the mesh's node `slots` (glTF gives every primitive of a mesh the same number); nothing when
 // the mesh has no targets and its node no slots. `what` names the mesh in messages.

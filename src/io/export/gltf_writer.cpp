@@ -563,18 +563,6 @@ class Writer {
     if (!nodes_.empty()) doc_.json["nodes"] = nodes_;
   }
 
-  static const char* path_name(TrackTarget t) {
-    switch (t) {
-      case TrackTarget::kRotation:
-        return "rotation";
-      case TrackTarget::kScale:
-        return "scale";
-      case TrackTarget::kTranslation:
-        break;
-    }
-    return "translation";
-  }
-
   void write_animations() {
     Json animations = Json::array();
     for (std::size_t c = 0; c < asset_.clips.size(); ++c) {
@@ -616,10 +604,11 @@ class Writer {
                                            comps == 4 ? "VEC4" : "VEC3", std::nullopt, false);
         samplers.push_back({{"input", input},
                             {"output", output},
-                            {"interpolation", gltf_out::interpolation_name(interpolation)}});
+                            {"interpolation", std::string(to_string(interpolation))}});
         channels.push_back(
             {{"sampler", samplers.size() - 1},
-             {"target", {{"node", node_of(track.joint)}, {"path", path_name(track.target)}}}});
+             {"target",
+              {{"node", node_of(track.joint)}, {"path", std::string(to_string(track.target))}}}});
       }
       gltf_out::write_weight_channels(doc_, clip, morphs_, morph_nodes_, samplers, channels,
                                       notes_);
