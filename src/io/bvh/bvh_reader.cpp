@@ -678,14 +678,10 @@ Asset read_document(std::string_view text, const std::string& file) {
     descs[i].parent = h.nodes[i].parent;
     descs[i].rest.translation = h.nodes[i].offset;
   }
-  std::vector<JointIndex> joint_of_node;
-  Result<Skeleton> skeleton = Skeleton::build(descs, file + ": HIERARCHY", &joint_of_node);
-  if (!skeleton) throw BvhError(skeleton.error().message);
-  asset.skeleton = std::move(skeleton).value();
-  asset.source_index.assign(asset.skeleton.size(), -1);
-  for (std::size_t i = 0; i < joint_of_node.size(); ++i) {
-    asset.source_index[joint_of_node[i]] = static_cast<std::int64_t>(i);
-  }
+  Result<std::vector<JointIndex>> joints =
+      io::build_asset_skeleton(asset, descs, file + ": HIERARCHY");
+  if (!joints) throw BvhError(joints.error().message);
+  const std::vector<JointIndex> joint_of_node = std::move(joints).value();
 
   if (!h.has_motion) {
     asset.warnings.push_back("no MOTION section: the skeleton has no clip");

@@ -36,6 +36,19 @@ std::string ascii_lower(std::string_view s) {
   return out;
 }
 
+Result<std::vector<JointIndex>> build_asset_skeleton(Asset& asset,
+                                                     const std::vector<JointDesc>& descs,
+                                                     const std::string& where) {
+  std::vector<JointIndex> joint_of;
+  Result<Skeleton> skeleton = Skeleton::build(descs, where, &joint_of);
+  if (!skeleton) return skeleton.error();
+  asset.skeleton = std::move(skeleton).value();
+  asset.source_index.assign(asset.skeleton.size(), -1);
+  for (std::size_t i = 0; i < joint_of.size(); ++i)
+    asset.source_index[joint_of[i]] = static_cast<std::int64_t>(i);
+  return joint_of;
+}
+
 std::optional<JointIndex> joint_nested_too_deep(const Skeleton& skeleton) {
   // Parents come first, so one forward pass knows every parent's depth.
   std::vector<std::size_t> depth(skeleton.size(), 0);

@@ -13,6 +13,7 @@
 
 #include "common/budget.h"
 #include "marrow/base/error.h"
+#include "marrow/io/asset.h"
 #include "marrow/skeleton/skeleton.h"
 
 namespace marrow::io {
@@ -46,6 +47,13 @@ std::string image_path_beside(const std::string& document, std::string reference
 // The first joint (in skeleton order) that lies more than kMaxNestingDepth joints below its
 // root, if any.
 std::optional<JointIndex> joint_nested_too_deep(const Skeleton& skeleton);
+
+// Builds asset.skeleton from `descs`, in the file's order (Skeleton::build puts parents first),
+// and asset.source_index (each joint's index in `descs`). Returns the joint of each desc, or the
+// build's error, which names `where`.
+Result<std::vector<JointIndex>> build_asset_skeleton(Asset& asset,
+                                                     const std::vector<JointDesc>& descs,
+                                                     const std::string& where);
 
 // Runs a parser that reports failures by throwing ParseError (whose what() is the whole
 // message, file and place included) and turns that, a spent DocumentBudget, and running out of

@@ -339,14 +339,9 @@ Asset read_mesh_document(std::string_view text, const std::string& file,
       rest.rotation = normalize(inverse * bind[j].orientation);
     }
   }
-  std::vector<JointIndex> joint_of;
-  Result<Skeleton> skeleton = Skeleton::build(descs, file + ": joints", &joint_of);
-  if (!skeleton) throw Md5Error(skeleton.error().message);
-  asset.skeleton = std::move(skeleton).value();
-  asset.source_index.assign(asset.skeleton.size(), -1);
-  for (std::size_t j = 0; j < joint_of.size(); ++j) {
-    asset.source_index[joint_of[j]] = static_cast<std::int64_t>(j);
-  }
+  Result<std::vector<JointIndex>> built = io::build_asset_skeleton(asset, descs, file + ": joints");
+  if (!built) throw Md5Error(built.error().message);
+  const std::vector<JointIndex> joint_of = std::move(built).value();
 
   std::size_t empty = 0;
   ShaderMaterials shaders;

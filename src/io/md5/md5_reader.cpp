@@ -61,14 +61,10 @@ Asset read_anim_document(std::string_view text, const std::string& name) {
     descs[j].rest.translation = anim.base_position[j];
     descs[j].rest.rotation = anim.base_orientation[j];
   }
-  std::vector<JointIndex> joint_of;
-  Result<Skeleton> skeleton = Skeleton::build(descs, name + ": hierarchy", &joint_of);
-  if (!skeleton) throw Md5Error(skeleton.error().message);
-  asset.skeleton = std::move(skeleton).value();
-  asset.source_index.assign(asset.skeleton.size(), -1);
-  for (std::size_t j = 0; j < joint_of.size(); ++j) {
-    asset.source_index[joint_of[j]] = static_cast<std::int64_t>(j);
-  }
+  Result<std::vector<JointIndex>> joints =
+      io::build_asset_skeleton(asset, descs, name + ": hierarchy");
+  if (!joints) throw Md5Error(joints.error().message);
+  const std::vector<JointIndex> joint_of = std::move(joints).value();
   asset.clips.push_back(md5::build_anim_clip(anim, joint_of, asset.skeleton.size(), name, budget));
   return asset;
 }

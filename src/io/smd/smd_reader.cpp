@@ -440,13 +440,10 @@ class Assembler {
     if (doc_.frames.empty()) {
       asset_.warnings.push_back(file_ + ": no skeleton frame: every node rests at the origin");
     }
-    Result<Skeleton> skeleton = Skeleton::build(descs, file_ + ": nodes", &joint_of_);
-    if (!skeleton) throw SmdError(skeleton.error().message);
-    asset_.skeleton = std::move(skeleton).value();
-    asset_.source_index.assign(asset_.skeleton.size(), -1);
-    for (std::size_t i = 0; i < n; ++i) {
-      asset_.source_index[joint_of_[i]] = static_cast<std::int64_t>(i);
-    }
+    Result<std::vector<JointIndex>> joints =
+        io::build_asset_skeleton(asset_, descs, file_ + ": nodes");
+    if (!joints) throw SmdError(joints.error().message);
+    joint_of_ = std::move(joints).value();
     if (const std::optional<JointIndex> deep = io::joint_nested_too_deep(asset_.skeleton)) {
       const NodeRec& node = doc_.nodes[static_cast<std::size_t>(asset_.source_index[*deep])];
       throw SmdError(where(node.line) + ": node '" + node.name + "' lies more than " +

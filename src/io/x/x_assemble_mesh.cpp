@@ -76,15 +76,10 @@ void Assembler::build_skeleton() {
                                "cannot hold; the nearest TRS is used");
     }
   }
-  std::vector<JointIndex> joint_of_frame;
-  Result<Skeleton> skeleton = Skeleton::build(descs, file_ + ": frames", &joint_of_frame);
-  if (!skeleton) throw XError(skeleton.error().message);
-  asset_.skeleton = std::move(skeleton).value();
-  joint_of_frame_ = std::move(joint_of_frame);
-  asset_.source_index.assign(asset_.skeleton.size(), -1);
-  for (std::size_t i = 0; i < joint_of_frame_.size(); ++i) {
-    asset_.source_index[joint_of_frame_[i]] = static_cast<std::int64_t>(i);
-  }
+  Result<std::vector<JointIndex>> joints =
+      io::build_asset_skeleton(asset_, descs, file_ + ": frames");
+  if (!joints) throw XError(joints.error().message);
+  joint_of_frame_ = std::move(joints).value();
   // Names that several frames share: references to them take the first.
   std::unordered_map<std::string, int> count;
   for (const FrameRec& f : r_.frames) {
