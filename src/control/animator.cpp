@@ -185,6 +185,23 @@ int free_slot(const AnimatorState& st, int after) {
   return -1;
 }
 
+// Slot i made a new player of `kind` with what every player takes from PlayOptions (layer, time
+// scale, rate, weight, fade in); its generation moves on, so the old player's ids go stale.
+Slot& start_slot(AnimatorState& st, int i, SlotKind kind, const PlayOptions& o) {
+  Slot& s = st.slots[i];
+  const auto generation = static_cast<std::uint16_t>(s.generation + 1);
+  s = Slot{};
+  s.active = true;
+  s.generation = generation;
+  s.kind = kind;
+  s.layer = o.layer;
+  s.time_scale = std::clamp(o.time_scale, -kMaxTimeScale, kMaxTimeScale);
+  s.ticks_per_second = o.ticks_per_second;
+  s.weight = o.weight;
+  if (o.fade_in > 0) s.fade = {0, 1, o.fade_in, 0, 0, o.fade_curve, true, false};
+  return s;
+}
+
 void deactivate(AnimatorState& st, std::size_t i) {
   Slot& s = st.slots[i];
   if (s.kind == SlotKind::kBlendSpace) {
@@ -257,29 +274,17 @@ Result<PlayerId> Animator::play(ClipId clip, const PlayOptions& o) {
     return make_error(cw, "all " + std::to_string(st.slots.size()) +
                               " players are in use (AnimatorOptions::max_players)");
   }
-  Slot& s = st.slots[i];
-  const std::uint16_t generation = static_cast<std::uint16_t>(s.generation + 1);
-  s = Slot{};
-  s.active = true;
-  s.generation = generation;
-  s.kind = SlotKind::kClip;
-  s.layer = o.layer;
+  Slot& s = start_slot(st, i, SlotKind::kClip, o);
   s.clip = clip;
   s.sync_group = o.sync_group;
   if (o.sync_group >= 0) s.sync_mode = options_.sync_groups[o.sync_group];
   s.rules = {cs.duration(clip), o.wrap, o.repetitions};
   s.playhead = control_detail::start_playhead(s.rules, o.start_offset, o.time_scale < 0);
   s.prev_playhead = s.playhead;
-  s.time_scale = std::clamp(o.time_scale, -kMaxTimeScale, kMaxTimeScale);
-  s.ticks_per_second = o.ticks_per_second;
-  s.weight = o.weight;
-  if (o.fade_in > 0) {
-    s.fade = {0, 1, o.fade_in, 0, 0, o.fade_curve, true, false};
-  }
   s.prev_effective = control_detail::own_effective(s);
   bind_sampler(st, cs, options_.prefer_compiled, static_cast<std::size_t>(i));
   if (s.sync_group >= 0) control_detail::snap_group(cs, st.slots, s.sync_group);
-  return make_id(static_cast<std::uint32_t>(i), generation);
+  return make_id(static_cast<std::uint32_t>(i), s.generation);
 }
 
 Result<PlayerId> Animator::play_blend_space(BlendSpaceId space_id, const PlayOptions& o) {
@@ -319,18 +324,8 @@ Result<PlayerId> Animator::play_blend_space(BlendSpaceId space_id, const PlayOpt
                               std::to_string(found) + " are free (AnimatorOptions::max_players)");
   }
   const int h = free[0];
-  Slot& head = st.slots[h];
-  const std::uint16_t generation = static_cast<std::uint16_t>(head.generation + 1);
-  head = Slot{};
-  head.active = true;
-  head.generation = generation;
-  head.kind = SlotKind::kBlendSpace;
-  head.layer = o.layer;
+  Slot& head = start_slot(st, h, SlotKind::kBlendSpace, o);
   head.space = space_id;
-  head.time_scale = std::clamp(o.time_scale, -kMaxTimeScale, kMaxTimeScale);
-  head.ticks_per_second = o.ticks_per_second;
-  head.weight = o.weight;
-  if (o.fade_in > 0) head.fade = {0, 1, o.fade_in, 0, 0, o.fade_curve, true, false};
   head.blend_x = std::isfinite(o.blend_x) ? o.blend_x : 0;
   head.blend_y = std::isfinite(o.blend_y) ? o.blend_y : 0;
   head.prev_effective = control_detail::own_effective(head);
@@ -361,7 +356,7 @@ Result<PlayerId> Animator::play_blend_space(BlendSpaceId space_id, const PlayOpt
     bind_sampler(st, cs, options_.prefer_compiled, static_cast<std::size_t>(free[k + 1]));
   }
   control_detail::snap_group(cs, st.slots, group);
-  return make_id(static_cast<std::uint32_t>(h), generation);
+  return make_id(static_cast<std::uint32_t>(h), head.generation);
 }
 
 bool Animator::stop(PlayerId id) {
