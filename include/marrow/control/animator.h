@@ -58,7 +58,8 @@ float fade_curve(FadeCurve curve, float u);
 
 inline constexpr std::uint32_t kMaxAnimatorPlayers = 64;
 inline constexpr std::uint32_t kMaxSyncGroups = 16;
-/// update() clamps dt to [0, kMaxDeltaTime] seconds.
+/// update() takes dt in [0, kMaxDeltaTime] seconds: a finite dt over it counts as kMaxDeltaTime,
+/// a negative or non-finite one (NaN, either infinity) as 0, and UpdateResult::dt_clamped says so.
 inline constexpr float kMaxDeltaTime = 3600.0f;
 /// A player crossing more loop seams or turns than this in one update skips whole cycles beyond
 /// them (their events are not fired; UpdateResult::skipped_crossings counts them).

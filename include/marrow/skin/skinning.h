@@ -141,8 +141,8 @@ class SkinningMesh {
   std::unique_ptr<Data> data_;
 };
 
-/// True when skin() would accept these spans (palette at least skin_joint_count() long, output
-/// spans empty or at least vertex_count() long, positions not empty).
+/// True when skin() would accept these spans: the palette at least skin_joint_count() long,
+/// `positions` at least vertex_count() long, `normals` and `tangents` empty or as long.
 bool validate_skinning(const SkinningMesh& mesh, std::size_t palette_size,
                        const SkinningOutput& out);
 
