@@ -28,44 +28,17 @@
 #include <cstring>
 #include <latch>
 #include <new>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "allocation_meter.h"
 #include "marrow/clip/sampling.h"
 #include "marrow/io/asset.h"
 #include "marrow/pose/blend.h"
 #include "marrow/pose/local_to_model.h"
 #include "marrow/skin/skinning.h"
-
-// Counting every allocation of the process, to show the loop makes none.
-namespace {
-std::atomic<std::uint64_t> g_allocations{0};
-void* counted_allocation(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return std::malloc(n == 0 ? 1 : n);
-}
-}  // namespace
-void* operator new(std::size_t n) {
-  if (void* p = counted_allocation(n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-  if (void* p = counted_allocation(n)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::size_t) noexcept {
-  std::free(p);
-}
 
 namespace {
 
@@ -256,12 +229,14 @@ int main(int argc, char** argv) {
   double rss_end = 0, cpu_end = 0;
   std::size_t heap_end = 0;
   std::uint64_t allocations_end = 0;
+  // Every allocation of the process (tests/support's meter), from the start of the loop.
+  std::optional<marrow::test::AllocationMeter> meter;
   // The main thread is worker 0; the barrier's completion counts frames and checks the clock.
   const auto start = Clock::now();
   std::barrier frame_done(static_cast<std::ptrdiff_t>(o.threads), [&]() noexcept {
     frames.fetch_add(1, std::memory_order_relaxed);
     if (std::chrono::duration<double>(Clock::now() - start).count() >= o.seconds) {
-      allocations_end = g_allocations.load();
+      allocations_end = meter->count();
       heap_end = heap_in_use();
       rss_end = rss_mib();
       cpu_end = cpu_seconds();
@@ -293,7 +268,7 @@ int main(int argc, char** argv) {
   const double rss_start = rss_mib();
   const double cpu_start = cpu_seconds();
   const std::size_t heap_start = heap_in_use();
-  const std::uint64_t allocations_before = g_allocations.load();
+  meter.emplace();
   std::printf("%8.1f %12s %16s %16s %10.1f %12.2f\n", 0.0, "-", "-", "-", rss_start,
               static_cast<double>(heap_start) / (1 << 20));
   // The main thread works too; a small reporter thread would allocate, so windows are printed
@@ -331,7 +306,7 @@ int main(int argc, char** argv) {
       }
     }
   }
-  const std::uint64_t allocations_in_loop = allocations_end - allocations_before;
+  const std::uint64_t allocations_in_loop = allocations_end;
   const double rss_warm = line_count > 0 ? first_window_rss : rss_start;
   const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
   for (std::thread& w : workers) w.join();
