@@ -27,6 +27,7 @@ bool LocalToModelJob::run() const {
   const std::size_t end = to == kNoParent ? parents.size() : std::size_t{to} + 1;
   const bool whole = from == kNoParent;
   const std::size_t first = whole ? 0 : from;
+  const bool root_is_identity = root == Mat4::identity();
   for (std::size_t j = first; j < end; ++j) {
     if (!whole) {
       if (j == first && from_excluded) continue;
@@ -38,9 +39,11 @@ bool LocalToModelJob::run() const {
     }
     const Mat4 m = to_matrix(local[j]);
     const JointIndex p = parents[j];
-    model[j] = p != kNoParent             ? mul_affine(model[p], m)
-               : root == Mat4::identity() ? m
-                                          : mul_affine(root, m);
+    if (p != kNoParent) {
+      model[j] = mul_affine(model[p], m);
+    } else {
+      model[j] = root_is_identity ? m : mul_affine(root, m);
+    }
   }
   return true;
 }

@@ -16,7 +16,7 @@ struct KernelLevels {
 }  // namespace marrow::simd
 
 // The declarations of a family's per-level tables, and the KernelLevels that gathers them; the
-// x86 levels exist where src/CMakeLists.txt compiles them (marrow_add_simd_kernels).
+// x86 levels exist where src/CMakeLists.txt compiles them (MARROW_SIMD_FAMILIES).
 #if defined(MARROW_HAVE_X86_KERNELS)
 #define MARROW_DECLARE_KERNEL_LEVELS(Family) \
   extern const Family kScalar##Family, kSse2##Family, kAvx2##Family, kAvx512##Family
