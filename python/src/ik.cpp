@@ -48,10 +48,9 @@ bool run_ik(Job& job, const Skeleton& skeleton, py::array& local, const char* na
   job.model = model;
   job.local = pose;
   job.reached = &reached;
-  if (!job.validate())
-    throw py::value_error(std::string(name) +
-                          ": invalid input (a joint order, a weight outside [0, 1], a value "
-                          "not finite; see the job's validate() in the C++ headers)");
+  // The job's own words name the wrong input (the C++ header lists every case).
+  if (const Status valid = job.validate(); !valid)
+    throw py::value_error(std::string(name) + ": " + valid.error().message);
   (void)job.run();
   return reached;
 }
@@ -163,11 +162,8 @@ py::tuple plant_feet(const SkeletonRef& skeleton, py::array local, const py::obj
   job.model = model;
   FootPlantingResult result;
   job.result = &result;
-  if (!job.validate())
-    throw py::value_error(
-        "plant_feet: invalid input (a hip not below the pelvis, a leg's joints out of order, a "
-        "contact outside [0, 1], a horizontal plane, a value not finite; see "
-        "FootPlantingJob::validate() in ik/foot_planting.h)");
+  if (const Status valid = job.validate(); !valid)
+    throw py::value_error("plant_feet: " + valid.error().message);
   (void)job.run();
   py::list reached;
   for (std::size_t i = 0; i < resolved.size(); ++i) reached.append(result.reached[i]);

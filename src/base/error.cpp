@@ -1,5 +1,9 @@
 #include "marrow/base/error.h"
 
+#include <string>
+
+#include "base/job_problem.h"
+
 namespace marrow {
 
 Error make_error(std::string_view where, std::string_view what) {
@@ -12,3 +16,18 @@ Error make_error(std::string_view where, std::string_view what) {
 }
 
 }  // namespace marrow
+
+namespace marrow::detail {
+
+Status to_status(std::string_view job, const JobProblem& problem) {
+  if (!problem) return {};
+  std::string input = problem.input;
+  if (const std::size_t at = input.find("[]"); at != std::string::npos) {
+    input.insert(at + 1, std::to_string(problem.index));
+  }
+  std::string where(job);
+  where.append(": ").append(input);
+  return make_error(where, problem.rule);
+}
+
+}  // namespace marrow::detail

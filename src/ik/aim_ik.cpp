@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "base/job_problem.h"
 #include "ik_math.h"
 
 namespace marrow {
@@ -17,22 +18,37 @@ float angle_of(Vec3 a, Vec3 b) {
 
 }  // namespace
 
-bool AimIkJob::validate() const {
-  if (skeleton == nullptr || model.size() < skeleton->size() || local.size() < skeleton->size()) {
-    return false;
+namespace {
+
+detail::JobProblem find_problem(const AimIkJob& job) {
+  if (job.skeleton == nullptr) return {"skeleton", "is null"};
+  const std::size_t n = job.skeleton->size();
+  if (job.model.size() < n) return {"model", "is shorter than the skeleton's joint count"};
+  if (job.local.size() < n) return {"local", "is shorter than the skeleton's joint count"};
+  if (job.joint >= n) return {"joint", "is not a joint of the skeleton"};
+  if (!is_finite(job.target)) return {"target", "is not finite"};
+  if (!is_finite(job.forward) || !(length(job.forward) > kTiny)) {
+    return {"forward", "is not finite or is zero"};
   }
-  if (joint >= skeleton->size()) return false;
-  if (!is_finite(target) || !is_finite(forward) || !is_finite(offset) || !is_finite(up) ||
-      !is_finite(pole_vector) || !(length(forward) > kTiny)) {
-    return false;
+  if (!is_finite(job.offset)) return {"offset", "is not finite"};
+  if (!is_finite(job.up)) return {"up", "is not finite"};
+  if (!is_finite(job.pole_vector)) return {"pole_vector", "is not finite"};
+  if (!(job.max_angle >= 0 && job.max_angle <= std::numbers::pi_v<float>)) {
+    return {"max_angle", "is not in [0, pi]"};
   }
-  if (!(max_angle >= 0 && max_angle <= std::numbers::pi_v<float>)) return false;
-  if (!(weight >= 0 && weight <= 1)) return false;
-  return finite_matrix(model[joint]);
+  if (!(job.weight >= 0 && job.weight <= 1)) return {"weight", "is not in [0, 1]"};
+  if (!finite_matrix(job.model[job.joint])) return {"model", "holds a non-finite matrix at joint"};
+  return {};
+}
+
+}  // namespace
+
+Status AimIkJob::validate() const {
+  return detail::to_status("AimIkJob", find_problem(*this));
 }
 
 bool AimIkJob::run() const {
-  if (!validate()) return false;
+  if (find_problem(*this)) return false;
   const Mat4& m = model[joint];
   const Vec3 p = m.translation();
   const Quat rotation = rotation_of(m);

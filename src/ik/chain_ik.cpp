@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 
+#include "base/job_problem.h"
 #include "ik_math.h"
 
 namespace marrow {
@@ -25,28 +26,38 @@ std::size_t collect_chain(const Skeleton& s, JointIndex root, JointIndex tip,
   return n;
 }
 
+detail::JobProblem find_problem(const ChainIkJob& job) {
+  if (job.skeleton == nullptr) return {"skeleton", "is null"};
+  const std::size_t n = job.skeleton->size();
+  if (job.model.size() < n) return {"model", "is shorter than the skeleton's joint count"};
+  if (job.local.size() < n) return {"local", "is shorter than the skeleton's joint count"};
+  if (job.root >= n) return {"root", "is not a joint of the skeleton"};
+  if (job.tip >= n || job.tip == job.root) return {"tip", "is not a joint below root"};
+  std::array<JointIndex, kMaxChainJoints> chain;
+  const std::size_t count = collect_chain(*job.skeleton, job.root, job.tip, chain);
+  if (count < 2) return {"tip", "is not below root within kMaxChainJoints joints"};
+  if (!is_finite(job.target)) return {"target", "is not finite"};
+  if (job.max_iterations < 0) return {"max_iterations", "is negative"};
+  if (!(job.tolerance >= 0) || !std::isfinite(job.tolerance)) {
+    return {"tolerance", "is not finite or is negative"};
+  }
+  if (!(job.weight >= 0 && job.weight <= 1)) return {"weight", "is not in [0, 1]"};
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!finite_matrix(job.model[chain[i]])) {
+      return {"model", "holds a non-finite matrix in the chain"};
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
-bool ChainIkJob::validate() const {
-  if (skeleton == nullptr || model.size() < skeleton->size() || local.size() < skeleton->size()) {
-    return false;
-  }
-  if (root >= skeleton->size() || tip >= skeleton->size() || root == tip) return false;
-  if (!is_finite(target) || max_iterations < 0 || !(tolerance >= 0) || !std::isfinite(tolerance) ||
-      !(weight >= 0 && weight <= 1)) {
-    return false;
-  }
-  std::array<JointIndex, kMaxChainJoints> chain;
-  const std::size_t n = collect_chain(*skeleton, root, tip, chain);
-  if (n < 2) return false;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!finite_matrix(model[chain[i]])) return false;
-  }
-  return true;
+Status ChainIkJob::validate() const {
+  return detail::to_status("ChainIkJob", find_problem(*this));
 }
 
 bool ChainIkJob::run() const {
-  if (!validate()) return false;
+  if (find_problem(*this)) return false;
   std::array<JointIndex, kMaxChainJoints> chain;
   const std::size_t n = collect_chain(*skeleton, root, tip, chain);
   std::array<Vec3, kMaxChainJoints> original, solved;

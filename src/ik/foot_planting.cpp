@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 
+#include "base/job_problem.h"
 #include "ik_math.h"
 #include "marrow/ik/two_bone_ik.h"
 #include "marrow/pose/local_to_model.h"
@@ -25,42 +26,70 @@ void FootLock::update(float contact, Vec3 ankle, Vec3 ground_motion) {
   }
 }
 
-bool FootPlantingJob::validate() const {
-  if (skeleton == nullptr || local.size() < skeleton->size() || model.size() < skeleton->size()) {
-    return false;
+namespace {
+
+detail::JobProblem find_leg_problem(const FootPlantingJob& job, std::size_t i) {
+  const FootPlantLeg& leg = job.legs[i];
+  const Skeleton& s = *job.skeleton;
+  const std::size_t n = s.size();
+  if (leg.hip >= n || leg.hip == job.pelvis || !s.is_descendant(leg.hip, job.pelvis)) {
+    return {"legs[].hip", "is not a joint below pelvis", i};
   }
-  const std::size_t n = skeleton->size();
-  if (pelvis >= n || legs.size() > kMaxFootPlantLegs) return false;
-  if (!is_finite(up) || !(length(up) > kTiny) || !std::isfinite(animation_ground)) return false;
-  if (!(reach > 0 && reach <= 1) || !(soft_limit > 0 && soft_limit <= 1)) return false;
-  if (!(max_pelvis_offset >= 0)) return false;  // NaN fails too; +max is allowed
-  if (plane != nullptr) {
-    if (!is_finite(plane->point) || !is_finite(plane->normal)) return false;
-    const Vec3 normal = normalized_or(plane->normal, {0, 0, 0});
-    if (std::fabs(dot(normal, normalized_or(up, {0, 1, 0}))) < 1e-3f) return false;
+  if (leg.knee >= n || leg.knee == leg.hip || !s.is_descendant(leg.knee, leg.hip)) {
+    return {"legs[].knee", "is not a joint below the leg's hip", i};
   }
-  if (!finite_matrix(model[pelvis])) return false;
-  for (const FootPlantLeg& leg : legs) {
-    if (leg.hip >= n || leg.knee >= n || leg.ankle >= n || leg.hip == pelvis) return false;
-    if (!skeleton->is_descendant(leg.hip, pelvis) || leg.knee == leg.hip || leg.ankle == leg.knee ||
-        !skeleton->is_descendant(leg.knee, leg.hip) ||
-        !skeleton->is_descendant(leg.ankle, leg.knee)) {
-      return false;
+  if (leg.ankle >= n || leg.ankle == leg.knee || !s.is_descendant(leg.ankle, leg.knee)) {
+    return {"legs[].ankle", "is not a joint below the leg's knee", i};
+  }
+  if (!(leg.contact >= 0 && leg.contact <= 1)) return {"legs[].contact", "is not in [0, 1]", i};
+  if (!std::isfinite(leg.ground_height)) return {"legs[].ground_height", "is not finite", i};
+  if (!is_finite(leg.pole_vector)) return {"legs[].pole_vector", "is not finite", i};
+  if (!is_finite(leg.lock_position)) return {"legs[].lock_position", "is not finite", i};
+  if (!finite_matrix(job.model[leg.hip]) || !finite_matrix(job.model[leg.knee]) ||
+      !finite_matrix(job.model[leg.ankle])) {
+    return {"model", "holds a non-finite matrix at a leg's hip, knee or ankle"};
+  }
+  return {};
+}
+
+detail::JobProblem find_problem(const FootPlantingJob& job) {
+  if (job.skeleton == nullptr) return {"skeleton", "is null"};
+  const std::size_t n = job.skeleton->size();
+  if (job.local.size() < n) return {"local", "is shorter than the skeleton's joint count"};
+  if (job.model.size() < n) return {"model", "is shorter than the skeleton's joint count"};
+  if (job.pelvis >= n) return {"pelvis", "is not a joint of the skeleton"};
+  if (job.legs.size() > kMaxFootPlantLegs) return {"legs", "holds more than kMaxFootPlantLegs"};
+  if (!is_finite(job.up) || !(length(job.up) > kTiny)) return {"up", "is not finite or is zero"};
+  if (!std::isfinite(job.animation_ground)) return {"animation_ground", "is not finite"};
+  if (!(job.reach > 0 && job.reach <= 1)) return {"reach", "is not in (0, 1]"};
+  if (!(job.soft_limit > 0 && job.soft_limit <= 1)) return {"soft_limit", "is not in (0, 1]"};
+  if (!(job.max_pelvis_offset >= 0)) return {"max_pelvis_offset", "is negative or NaN"};
+  if (job.plane != nullptr) {
+    if (!is_finite(job.plane->point) || !is_finite(job.plane->normal)) {
+      return {"plane", "is not finite"};
     }
-    if (!(leg.contact >= 0 && leg.contact <= 1) || !std::isfinite(leg.ground_height) ||
-        !is_finite(leg.pole_vector) || !is_finite(leg.lock_position)) {
-      return false;
-    }
-    if (!finite_matrix(model[leg.hip]) || !finite_matrix(model[leg.knee]) ||
-        !finite_matrix(model[leg.ankle])) {
-      return false;
+    const Vec3 normal = normalized_or(job.plane->normal, {0, 0, 0});
+    if (std::fabs(dot(normal, normalized_or(job.up, {0, 1, 0}))) < 1e-3f) {
+      return {"plane", "has a normal that is zero or perpendicular to up"};
     }
   }
-  return true;
+  if (!finite_matrix(job.model[job.pelvis])) {
+    return {"model", "holds a non-finite matrix at pelvis"};
+  }
+  for (std::size_t i = 0; i < job.legs.size(); ++i) {
+    if (auto problem = find_leg_problem(job, i)) return problem;
+  }
+  return {};
+}
+
+}  // namespace
+
+Status FootPlantingJob::validate() const {
+  return detail::to_status("FootPlantingJob", find_problem(*this));
 }
 
 bool FootPlantingJob::run() const {
-  if (!validate()) return false;
+  if (find_problem(*this)) return false;
   const Vec3 vertical = normalized_or(up, {0, 1, 0});
   const auto height = [&](Vec3 p) { return dot(p, vertical); };
   const auto horizontal = [&](Vec3 p) { return p - vertical * height(p); };

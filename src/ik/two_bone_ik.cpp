@@ -3,26 +3,48 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/job_problem.h"
 #include "ik_math.h"
 
 namespace marrow {
 
 using namespace ik_detail;
 
-bool TwoBoneIkJob::validate() const {
-  if (skeleton == nullptr || model.size() < skeleton->size() || local.size() < skeleton->size()) {
-    return false;
+namespace {
+
+detail::JobProblem find_problem(const TwoBoneIkJob& job) {
+  if (job.skeleton == nullptr) return {"skeleton", "is null"};
+  const Skeleton& s = *job.skeleton;
+  const std::size_t n = s.size();
+  if (job.model.size() < n) return {"model", "is shorter than the skeleton's joint count"};
+  if (job.local.size() < n) return {"local", "is shorter than the skeleton's joint count"};
+  if (job.start >= n) return {"start", "is not a joint of the skeleton"};
+  if (job.mid >= n || job.mid == job.start || !s.is_descendant(job.mid, job.start)) {
+    return {"mid", "is not a joint below start"};
   }
-  const std::size_t n = skeleton->size();
-  if (start >= n || mid >= n || end >= n || mid == start || end == mid) return false;
-  if (!skeleton->is_descendant(mid, start) || !skeleton->is_descendant(end, mid)) return false;
-  if (!is_finite(target) || !is_finite(pole_vector) || !is_finite(mid_axis)) return false;
-  if (!(weight >= 0 && weight <= 1) || !(soft_limit > 0 && soft_limit <= 1)) return false;
-  return finite_matrix(model[start]) && finite_matrix(model[mid]) && finite_matrix(model[end]);
+  if (job.end >= n || job.end == job.mid || !s.is_descendant(job.end, job.mid)) {
+    return {"end", "is not a joint below mid"};
+  }
+  if (!is_finite(job.target)) return {"target", "is not finite"};
+  if (!is_finite(job.pole_vector)) return {"pole_vector", "is not finite"};
+  if (!is_finite(job.mid_axis)) return {"mid_axis", "is not finite"};
+  if (!(job.weight >= 0 && job.weight <= 1)) return {"weight", "is not in [0, 1]"};
+  if (!(job.soft_limit > 0 && job.soft_limit <= 1)) return {"soft_limit", "is not in (0, 1]"};
+  if (!finite_matrix(job.model[job.start]) || !finite_matrix(job.model[job.mid]) ||
+      !finite_matrix(job.model[job.end])) {
+    return {"model", "holds a non-finite matrix at start, mid or end"};
+  }
+  return {};
+}
+
+}  // namespace
+
+Status TwoBoneIkJob::validate() const {
+  return detail::to_status("TwoBoneIkJob", find_problem(*this));
 }
 
 bool TwoBoneIkJob::run() const {
-  if (!validate()) return false;
+  if (find_problem(*this)) return false;
   const Vec3 a = model[start].translation(), b = model[mid].translation(),
              c = model[end].translation();
   const float l1 = length(b - a), l2 = length(c - b), chain = l1 + l2;

@@ -3,22 +3,17 @@
 #include <array>
 #include <cmath>
 
+#include "base/job_problem.h"
 #include "hemisphere.h"
 #include "marrow/pose/additive.h"
+#include "pose/blend_common.h"
 
 namespace marrow {
 
 namespace {
 
-// Joint weights at or below this take no part: far above the denormals, far below anything
-// visible, so sums and their reciprocals stay in normal float range.
-constexpr float kTinyWeight = 1e-20f;
-
-inline float mask_weight(std::span<const float> mask, std::size_t j) {
-  if (mask.empty()) return 1;
-  const float m = mask[j];
-  return m > 0 ? (m < 1 ? m : 1) : 0;  // NaN reads as 0
-}
+using blend_detail::kTinyWeight;
+using blend_detail::mask_weight;
 
 // Running weighted sums of one joint. Each quaternion is flipped into the hemisphere of the sum
 // so far (detail::align), so q and -q add up instead of cancelling: a term is never more than
@@ -71,66 +66,8 @@ std::size_t gather(std::span<const BlendLayer> layers, Live live,
   return n;
 }
 
-bool layers_valid(std::span<const BlendLayer> layers, std::size_t joints, std::size_t slots) {
-  if (layers.size() > kMaxBlendLayers) return false;
-  for (const BlendLayer& layer : layers) {
-    if (!std::isfinite(layer.weight) || layer.pose.size() < joints) return false;
-    if (!layer.mask.empty() && layer.mask.size() < joints) return false;
-    if (!layer.morph_weights.empty() && layer.morph_weights.size() < slots) return false;
-    if (!layer.morph_mask.empty() && layer.morph_mask.size() < slots) return false;
-  }
-  return true;
-}
-
-// The weight-blend counterpart of the joint loop in BlendJob::run, slot by slot: the same
-// normal average with the default filling in below the threshold, override lerp and additive
-// steps, on plain numbers. Layers without morph weights take no part.
-void blend_morph_weights(const BlendJob& job, std::span<const BlendLayer* const> normal,
-                         std::span<const BlendLayer* const> over,
-                         std::span<const BlendLayer* const> add) {
-  const std::span<const float> rest = job.rest_morph_weights;
-  for (std::size_t m = 0; m < rest.size(); ++m) {
-    float sum = 0, acc = 0;
-    int count = 0;
-    float single = 0;
-    for (const BlendLayer* layer : normal) {
-      if (layer->morph_weights.empty()) continue;
-      const float w = layer->weight * mask_weight(layer->morph_mask, m);
-      if (!(w > kTinyWeight)) continue;
-      single = layer->morph_weights[m];
-      acc += w * single;
-      sum += w;
-      ++count;
-    }
-    float result = rest[m];
-    if (count == 1 && sum >= job.threshold) {
-      result = single;  // exact: one layer averages to itself
-    } else if (count > 0) {
-      if (sum < job.threshold) {
-        acc += (job.threshold - sum) * rest[m];
-        sum = job.threshold;
-      }
-      result = acc / sum;
-    }
-    float o_sum = 0, o_acc = 0;
-    for (const BlendLayer* layer : over) {
-      if (layer->morph_weights.empty()) continue;
-      const float w = layer->weight * mask_weight(layer->morph_mask, m);
-      if (!(w > kTinyWeight)) continue;
-      o_acc += w * layer->morph_weights[m];
-      o_sum += w;
-    }
-    if (o_sum > 0) {
-      const float average = o_acc / o_sum;
-      result = o_sum >= 1 ? average : result + (average - result) * o_sum;
-    }
-    for (const BlendLayer* layer : add) {
-      if (layer->morph_weights.empty()) continue;
-      const float w = layer->weight * mask_weight(layer->morph_mask, m);
-      if (std::fabs(w) > kTinyWeight) result += w * layer->morph_weights[m];
-    }
-    job.morph_output[m] = result;
-  }
+detail::JobProblem find_problem(const BlendJob& job) {
+  return blend_detail::find_blend_problem(job, job.rest_pose.size(), job.rest_pose.size());
 }
 
 }  // namespace
@@ -144,16 +81,12 @@ Transform lerp(const Transform& a, const Transform& b, float t) {
           lerp(a.scale, b.scale, t)};
 }
 
-bool BlendJob::validate() const {
-  const std::size_t n = rest_pose.size();
-  const std::size_t slots = rest_morph_weights.size();
-  return output.size() >= n && morph_output.size() >= slots && std::isfinite(threshold) &&
-         threshold >= kMinBlendThreshold && layers_valid(layers, n, slots) &&
-         layers_valid(overrides, n, slots) && layers_valid(additives, n, slots);
+Status BlendJob::validate() const {
+  return detail::to_status("BlendJob", find_problem(*this));
 }
 
 bool BlendJob::run() const {
-  if (!validate()) return false;
+  if (find_problem(*this)) return false;
   std::array<const BlendLayer*, kMaxBlendLayers> normal, over, add;
   const auto positive = [](float w) { return w > 0; };
   const std::size_t normal_count = gather(layers, positive, normal);
@@ -195,8 +128,9 @@ bool BlendJob::run() const {
     output[j] = result;
   }
   if (!rest_morph_weights.empty()) {
-    blend_morph_weights(*this, std::span(normal).first(normal_count),
-                        std::span(over).first(over_count), std::span(add).first(add_count));
+    blend_detail::blend_morph_weights<BlendLayer>(
+        rest_morph_weights, threshold, std::span(normal).first(normal_count),
+        std::span(over).first(over_count), std::span(add).first(add_count), morph_output);
   }
   return true;
 }

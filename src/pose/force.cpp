@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "base/job_problem.h"
 #include "marrow/pose/blend.h"
 
 namespace marrow {
@@ -16,22 +17,41 @@ Mat4 model_matrix_of(const Skeleton& skeleton, std::span<const Transform> pose, 
   return root == Mat4::identity() ? m : mul_affine(root, m);
 }
 
-bool ForceJob::validate() const {
-  if (skeleton == nullptr || pose.size() < skeleton->size()) return false;
-  for (float v : root.m) {
-    if (!std::isfinite(v)) return false;
+namespace {
+
+detail::JobProblem find_problem(const ForceJob& job) {
+  if (job.skeleton == nullptr) return {"skeleton", "is null"};
+  if (job.pose.size() < job.skeleton->size()) {
+    return {"pose", "is shorter than the skeleton's joint count"};
   }
-  for (std::size_t i = 0; i < forces.size(); ++i) {
-    const ForcedJoint& f = forces[i];
-    if (f.joint >= skeleton->size() || (i > 0 && f.joint <= forces[i - 1].joint)) return false;
-    if (!is_finite(f.transform) || !(f.weight >= 0 && f.weight <= 1)) return false;
-    if (f.space != ForceSpace::kLocal && f.space != ForceSpace::kModel) return false;
+  for (float v : job.root.m) {
+    if (!std::isfinite(v)) return {"root", "is not finite"};
   }
-  return true;
+  for (std::size_t i = 0; i < job.forces.size(); ++i) {
+    const ForcedJoint& f = job.forces[i];
+    if (f.joint >= job.skeleton->size()) {
+      return {"forces[].joint", "is not a joint of the skeleton", i};
+    }
+    if (i > 0 && f.joint <= job.forces[i - 1].joint) {
+      return {"forces[].joint", "is not above the previous force's joint", i};
+    }
+    if (f.space != ForceSpace::kLocal && f.space != ForceSpace::kModel) {
+      return {"forces[].space", "is neither kLocal nor kModel", i};
+    }
+    if (!is_finite(f.transform)) return {"forces[].transform", "is not finite", i};
+    if (!(f.weight >= 0 && f.weight <= 1)) return {"forces[].weight", "is not in [0, 1]", i};
+  }
+  return {};
+}
+
+}  // namespace
+
+Status ForceJob::validate() const {
+  return detail::to_status("ForceJob", find_problem(*this));
 }
 
 bool ForceJob::run() const {
-  if (!validate()) return false;
+  if (find_problem(*this)) return false;
   for (const ForcedJoint& f : forces) {
     if (f.weight == 0) continue;
     Transform local = f.transform;

@@ -1,28 +1,44 @@
 #include "marrow/pose/local_to_model.h"
 
+#include "base/job_problem.h"
 #include "pose/soa/soa_dispatch.h"
 
 namespace marrow {
 
 namespace {
 
+std::size_t local_needed(const LocalToModelJob& job) {
+  return job.skeleton->size();
+}
+std::size_t local_needed(const SoaLocalToModelJob& job) {
+  return soa_group_count(job.skeleton->size());
+}
+
 // The cases LocalToModelJob::validate documents, shared by both layouts' jobs.
-bool valid_range(const Skeleton& skeleton, JointIndex from, JointIndex to) {
-  const std::size_t n = skeleton.size();
-  if (from != kNoParent && from >= n) return false;
-  if (to == kNoParent) return true;
-  return to < n && (from == kNoParent || to >= from);
+template <typename Job>
+detail::JobProblem find_problem(const Job& job) {
+  using detail::JobProblem;
+  if (job.skeleton == nullptr) return {"skeleton", "is null"};
+  const std::size_t n = job.skeleton->size();
+  if (job.local.size() < local_needed(job)) return {"local", "is shorter than the skeleton"};
+  if (job.model.size() < n) return {"model", "is shorter than the skeleton's joint count"};
+  if (job.from != kNoParent && job.from >= n) {
+    return {"from", "is neither kNoParent nor a joint of the skeleton"};
+  }
+  if (job.to == kNoParent) return {};
+  if (job.to >= n) return {"to", "is neither kNoParent nor a joint of the skeleton"};
+  if (job.from != kNoParent && job.to < job.from) return {"to", "is below from"};
+  return {};
 }
 
 }  // namespace
 
-bool LocalToModelJob::validate() const {
-  return skeleton != nullptr && local.size() >= skeleton->size() &&
-         model.size() >= skeleton->size() && valid_range(*skeleton, from, to);
+Status LocalToModelJob::validate() const {
+  return detail::to_status("LocalToModelJob", find_problem(*this));
 }
 
 bool LocalToModelJob::run() const {
-  if (!validate()) return false;
+  if (find_problem(*this)) return false;
   const std::span<const JointIndex> parents = skeleton->parents();
   const std::size_t end = to == kNoParent ? parents.size() : std::size_t{to} + 1;
   const bool whole = from == kNoParent;
@@ -48,13 +64,12 @@ bool LocalToModelJob::run() const {
   return true;
 }
 
-bool SoaLocalToModelJob::validate() const {
-  return skeleton != nullptr && local.size() >= soa_group_count(skeleton->size()) &&
-         model.size() >= skeleton->size() && valid_range(*skeleton, from, to);
+Status SoaLocalToModelJob::validate() const {
+  return detail::to_status("SoaLocalToModelJob", find_problem(*this));
 }
 
 bool SoaLocalToModelJob::run() const {
-  if (!validate()) return false;
+  if (find_problem(*this)) return false;
   soa_detail::LocalToModelArgs args;
   args.joint_count = skeleton->size();
   args.parents = skeleton->parents().data();

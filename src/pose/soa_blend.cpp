@@ -3,19 +3,12 @@
 #include <array>
 #include <cmath>
 
+#include "base/job_problem.h"
+#include "pose/blend_common.h"
 #include "pose/soa/soa_dispatch.h"
 
 namespace marrow {
 namespace {
-
-bool layers_valid(std::span<const SoaBlendLayer> layers, std::size_t groups, std::size_t joints) {
-  if (layers.size() > kMaxBlendLayers) return false;
-  for (const SoaBlendLayer& layer : layers) {
-    if (!std::isfinite(layer.weight) || layer.pose.size() < groups) return false;
-    if (!layer.mask.empty() && layer.mask.size() < joints) return false;
-  }
-  return true;
-}
 
 // The layers that can contribute, so dead ones cost nothing.
 template <typename Live>
@@ -31,18 +24,45 @@ std::size_t gather(std::span<const SoaBlendLayer> layers, Live live,
   return n;
 }
 
+// The layers that take part in the morph-weight blend, as BlendJob gathers them.
+template <typename Live>
+std::size_t gather_morph(std::span<const SoaBlendLayer> layers, Live live,
+                         std::array<const SoaBlendLayer*, kMaxBlendLayers>& out) {
+  std::size_t n = 0;
+  for (const SoaBlendLayer& layer : layers) {
+    if (live(layer.weight) && !layer.morph_weights.empty()) out[n++] = &layer;
+  }
+  return n;
+}
+
+detail::JobProblem find_problem(const SoaBlendJob& job) {
+  const std::size_t groups = soa_group_count(job.joint_count);
+  if (job.rest_pose.size() < groups) {
+    return {"rest_pose", "is shorter than soa_group_count(joint_count)"};
+  }
+  return blend_detail::find_blend_problem(job, groups, job.joint_count);
+}
+
+void blend_morph_weights(const SoaBlendJob& job) {
+  std::array<const SoaBlendLayer*, kMaxBlendLayers> normal, over, add;
+  const auto positive = [](float w) { return w > 0; };
+  const std::size_t normal_count = gather_morph(job.layers, positive, normal);
+  const std::size_t over_count = gather_morph(job.overrides, positive, over);
+  const std::size_t add_count = gather_morph(
+      job.additives, [](float w) { return w != 0; }, add);
+  blend_detail::blend_morph_weights<SoaBlendLayer>(
+      job.rest_morph_weights, job.threshold, std::span(normal).first(normal_count),
+      std::span(over).first(over_count), std::span(add).first(add_count), job.morph_output);
+}
+
 }  // namespace
 
-bool SoaBlendJob::validate() const {
-  const std::size_t groups = soa_group_count(joint_count);
-  return rest_pose.size() >= groups && output.size() >= groups && std::isfinite(threshold) &&
-         threshold >= kMinBlendThreshold && layers_valid(layers, groups, joint_count) &&
-         layers_valid(overrides, groups, joint_count) &&
-         layers_valid(additives, groups, joint_count);
+Status SoaBlendJob::validate() const {
+  return detail::to_status("SoaBlendJob", find_problem(*this));
 }
 
 bool SoaBlendJob::run() const {
-  if (!validate()) return false;
+  if (find_problem(*this)) return false;
   std::array<soa_detail::LayerArg, kMaxBlendLayers> normal, over, add;
   // An unmasked layer weighing kTinyWeight or less takes no part in any joint (blend.cpp).
   constexpr float kTinyWeight = 1e-20f;
@@ -61,6 +81,7 @@ bool SoaBlendJob::run() const {
   args.threshold = threshold;
   args.output = output.data();
   soa_detail::soa_kernels().blend(args);
+  if (!rest_morph_weights.empty()) blend_morph_weights(*this);
   return true;
 }
 

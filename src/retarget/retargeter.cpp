@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "base/job_problem.h"
 #include "ik/ik_math.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/clip/sampling.h"
@@ -484,22 +485,45 @@ void RetargetContext::resize(const Retargeter& retargeter) {
   target_rotation_.resize(retargeter.target().size());
 }
 
-bool RetargetJob::validate() const {
-  if (retargeter == nullptr || context == nullptr) return false;
-  const std::size_t ns = retargeter->source().size(), nt = retargeter->target().size();
-  return source_pose.size() >= ns && target_pose.size() >= nt &&
-         context->source_model_.size() >= ns && context->source_rotation_.size() >= ns &&
-         context->target_rotation_.size() >= nt;
+bool RetargetContext::sized_for(const Retargeter& retargeter) const {
+  const std::size_t ns = retargeter.source().size(), nt = retargeter.target().size();
+  return source_model_.size() >= ns && source_rotation_.size() >= ns &&
+         target_rotation_.size() >= nt;
+}
+
+namespace {
+
+detail::JobProblem find_problem(const RetargetJob& job) {
+  if (job.retargeter == nullptr) return {"retargeter", "is null"};
+  if (job.context == nullptr) return {"context", "is null"};
+  const std::size_t ns = job.retargeter->source().size();
+  const std::size_t nt = job.retargeter->target().size();
+  if (job.source_pose.size() < ns) {
+    return {"source_pose", "is shorter than the source skeleton's joint count"};
+  }
+  if (job.target_pose.size() < nt) {
+    return {"target_pose", "is shorter than the target skeleton's joint count"};
+  }
+  if (!job.context->sized_for(*job.retargeter)) {
+    return {"context", "is not sized for this retargeter"};
+  }
+  for (std::size_t j = 0; j < ns; ++j) {
+    if (!is_finite(job.source_pose[j])) return {"source_pose[]", "is not finite", j};
+  }
+  return {};
+}
+
+}  // namespace
+
+Status RetargetJob::validate() const {
+  return detail::to_status("RetargetJob", find_problem(*this));
 }
 
 bool RetargetJob::run() const {
-  if (!validate()) return false;
+  if (find_problem(*this)) return false;
   const Retargeter& r = *retargeter;
   const Skeleton& source = r.source();
   const Skeleton& target = r.target();
-  for (std::size_t j = 0; j < source.size(); ++j) {
-    if (!is_finite(source_pose[j])) return false;
-  }
   const std::span<const Transform> rest = target.rest_pose();
   const JointIndex source_hips = r.map_.source_hips, target_hips = r.map_.target_hips;
 

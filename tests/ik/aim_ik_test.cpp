@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "ik_test_util.h"
+#include "job_checks.h"
 
 namespace marrow {
 namespace {
@@ -162,20 +163,20 @@ TEST(AimIk, BadInputIsANoOpThatLeavesThePoseUnchanged) {
   Head h;
   const std::vector<Transform> before = h.local;
   const float nan = std::nanf(""), inf = std::numeric_limits<float>::infinity();
-  EXPECT_FALSE(h.job({nan, 0, 0}).run());
-  EXPECT_FALSE(h.job({0, inf, 0}).run());
+  EXPECT_TRUE(test::run_refused(h.job({nan, 0, 0}), "AimIkJob: target"));
+  EXPECT_TRUE(test::run_refused(h.job({0, inf, 0}), "AimIkJob: target"));
   AimIkJob j = h.job({1, 1, 1});
   j.forward = {0, 0, 0};
-  EXPECT_FALSE(j.run());
+  EXPECT_TRUE(test::run_refused(j, "AimIkJob: forward"));
   j = h.job({1, 1, 1});
   j.max_angle = -1;
-  EXPECT_FALSE(j.run());
+  EXPECT_TRUE(test::run_refused(j, "AimIkJob: max_angle"));
   j = h.job({1, 1, 1});
   j.pole_vector = {nan, 0, 0};
-  EXPECT_FALSE(j.run());
+  EXPECT_TRUE(test::run_refused(j, "AimIkJob: pole_vector"));
   j = h.job({1, 1, 1});
   j.joint = 7;
-  EXPECT_FALSE(j.run());
+  EXPECT_TRUE(test::run_refused(j, "AimIkJob: joint"));
   for (std::size_t i = 0; i < before.size(); ++i) EXPECT_EQ(before[i], h.local[i]);
   // A target on the joint itself: valid, nothing to aim at, nothing changes.
   bool reached = true;

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "ik_test_util.h"
+#include "job_checks.h"
 
 namespace marrow {
 namespace {
@@ -123,22 +124,23 @@ TEST(ChainIk, WeightBlendsTheSolvedPositions) {
 TEST(ChainIk, BadInputIsANoOpThatLeavesThePoseUnchanged) {
   Tail t(4);
   const std::vector<Transform> before = t.local;
-  EXPECT_FALSE(t.job({std::nanf(""), 0, 0}).run());
-  EXPECT_FALSE(t.job({std::numeric_limits<float>::infinity(), 0, 0}).run());
+  EXPECT_TRUE(test::run_refused(t.job({std::nanf(""), 0, 0}), "ChainIkJob: target"));
+  EXPECT_TRUE(test::run_refused(t.job({std::numeric_limits<float>::infinity(), 0, 0}),
+                                "ChainIkJob: target"));
   ChainIkJob j = t.job({1, 1, 1});
   j.root = t.tip();  // the root below the tip
   j.tip = 0;
-  EXPECT_FALSE(j.run());
+  EXPECT_TRUE(test::run_refused(j, "ChainIkJob: tip"));
   j = t.job({1, 1, 1});
   j.tolerance = -1;
-  EXPECT_FALSE(j.run());
+  EXPECT_TRUE(test::run_refused(j, "ChainIkJob: tolerance"));
   j = t.job({1, 1, 1});
   j.max_iterations = -1;
-  EXPECT_FALSE(j.run());
+  EXPECT_TRUE(test::run_refused(j, "ChainIkJob: max_iterations"));
   for (std::size_t i = 0; i < before.size(); ++i) EXPECT_EQ(before[i], t.local[i]);
   // Longer than kMaxChainJoints.
   Tail long_tail(static_cast<int>(kMaxChainJoints));  // kMaxChainJoints + 1 joints
-  EXPECT_FALSE(long_tail.job({1, 1, 1}).validate());
+  EXPECT_TRUE(test::refused_naming(long_tail.job({1, 1, 1}).validate(), "ChainIkJob: tip"));
   ChainIkJob ok = long_tail.job({1, 1, 1});
   ok.root = 1;  // exactly kMaxChainJoints joints
   EXPECT_TRUE(ok.validate());

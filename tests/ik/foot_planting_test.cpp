@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "ik_test_util.h"
+#include "job_checks.h"
 
 namespace marrow {
 namespace {
@@ -169,27 +170,27 @@ TEST(FootPlanting, BadInputIsANoOpThatLeavesThePoseUnchanged) {
   Legs l;
   const std::vector<Transform> before = l.local;
   l.legs[0].ground_height = std::nanf("");
-  EXPECT_FALSE(l.job().run());
+  EXPECT_TRUE(test::run_refused(l.job(), "FootPlantingJob: legs[0].ground_height"));
   l.legs[0].ground_height = 0;
   l.legs[0].contact = 2;
-  EXPECT_FALSE(l.job().run());
+  EXPECT_TRUE(test::run_refused(l.job(), "FootPlantingJob: legs[0].contact"));
   l.legs[0].contact = 1;
   l.legs[0].lock_position = {0, std::numeric_limits<float>::infinity(), 0};
-  EXPECT_FALSE(l.job().run());
+  EXPECT_TRUE(test::run_refused(l.job(), "FootPlantingJob: legs[0].lock_position"));
   l.legs[0].lock_position = {};
   const GroundPlane vertical{{0, 0, 0}, {1, 0, 0}};
   FootPlantingJob j = l.job();
   j.plane = &vertical;
-  EXPECT_FALSE(j.run());
+  EXPECT_TRUE(test::run_refused(j, "FootPlantingJob: plane"));
   const GroundPlane nowhere{{0, std::nanf(""), 0}, {0, 1, 0}};
   j.plane = &nowhere;
-  EXPECT_FALSE(j.run());
+  EXPECT_TRUE(test::run_refused(j, "FootPlantingJob: plane"));
   j = l.job();
   j.up = {0, 0, 0};
-  EXPECT_FALSE(j.run());
+  EXPECT_TRUE(test::run_refused(j, "FootPlantingJob: up"));
   j = l.job();
   j.pelvis = Legs::kKneeL;  // a leg's hip is not below it
-  EXPECT_FALSE(j.run());
+  EXPECT_TRUE(test::run_refused(j, "FootPlantingJob: legs[0].hip"));
   for (std::size_t i = 0; i < before.size(); ++i) EXPECT_EQ(before[i], l.local[i]);
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "ik_test_util.h"
+#include "job_checks.h"
 #include "marrow/pose/local_to_model.h"
 
 namespace marrow {
@@ -274,30 +275,33 @@ TEST(TwoBoneIk, BadInputIsANoOpThatLeavesThePoseUnchanged) {
     return true;
   };
   const float nan = std::nanf(""), inf = std::numeric_limits<float>::infinity();
-  EXPECT_FALSE(c.job({nan, 0, 0}).run());
-  EXPECT_FALSE(c.job({inf, 0, 0}).run());
-  EXPECT_FALSE(c.job({5, 0, 0}, {0, inf, 0}).run());
+  EXPECT_TRUE(test::run_refused(c.job({nan, 0, 0}), "TwoBoneIkJob: target"));
+  EXPECT_TRUE(test::run_refused(c.job({inf, 0, 0}), "TwoBoneIkJob: target"));
+  EXPECT_TRUE(test::run_refused(c.job({5, 0, 0}, {0, inf, 0}), "TwoBoneIkJob: pole_vector"));
   TwoBoneIkJob j = c.job({5, 0, 0});
   j.weight = 1.5f;
-  EXPECT_FALSE(j.run());
+  EXPECT_TRUE(test::run_refused(j, "TwoBoneIkJob: weight"));
   j = c.job({5, 0, 0});
   j.soft_limit = 0;
-  EXPECT_FALSE(j.run());
+  EXPECT_TRUE(test::run_refused(j, "TwoBoneIkJob: soft_limit"));
   j = c.job({5, 0, 0});
   j.mid = Chain::kEnd;  // not in ancestor order
-  j.end = Chain::kMid;
-  EXPECT_FALSE(j.run());
+  j.end = Chain::kMid;  // mid is below start, but end is above mid
+  EXPECT_TRUE(test::run_refused(j, "TwoBoneIkJob: end"));
+  j = c.job({5, 0, 0});
+  j.start = Chain::kMid;  // mid is start itself
+  EXPECT_TRUE(test::run_refused(j, "TwoBoneIkJob: mid"));
   j = c.job({5, 0, 0});
   j.end = 99;
-  EXPECT_FALSE(j.run());
+  EXPECT_TRUE(test::run_refused(j, "TwoBoneIkJob: end"));
   j = c.job({5, 0, 0});
   j.local = std::span<Transform>(c.local).first(2);
-  EXPECT_FALSE(j.run());
+  EXPECT_TRUE(test::run_refused(j, "TwoBoneIkJob: local"));
   std::vector<Mat4> broken = c.model;
   broken[Chain::kMid].m[12] = nan;
   j = c.job({5, 0, 0});
   j.model = broken;
-  EXPECT_FALSE(j.run());
+  EXPECT_TRUE(test::run_refused(j, "TwoBoneIkJob: model"));
   EXPECT_TRUE(unchanged());
 }
 
@@ -347,10 +351,10 @@ TEST(LocalToModel, FromAJointRecomputesItsSubtreeAndNothingElse) {
   EXPECT_EQ(model[3], fresh[3]);
   EXPECT_EQ(model[4], stale[4]);
   job.to = 0;  // before `from`
-  EXPECT_FALSE(job.validate());
+  EXPECT_TRUE(test::refused_naming(job.validate(), "LocalToModelJob: to"));
   job.to = kNoParent;
   job.from = 6;
-  EXPECT_FALSE(job.validate());
+  EXPECT_TRUE(test::refused_naming(job.validate(), "LocalToModelJob: from"));
   // from_excluded: joint 1's matrix stays (stale), its children follow it.
   model = stale;
   job.from = 1;

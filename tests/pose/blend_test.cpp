@@ -8,8 +8,10 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
+#include "job_checks.h"
 #include "marrow/pose/additive.h"
 #include "marrow/pose/local_to_model.h"
 #include "marrow/pose/mask.h"
@@ -240,10 +242,10 @@ TEST(Blend, InvalidJobsWriteNothing) {
   const std::array short_mask{1.0f};
   const Transform sentinel = trs({9, 9, 9}, {});
   std::array<Transform, 2> out{sentinel, sentinel};
-  const auto check = [&](BlendJob job) {
+  const auto check = [&](BlendJob job, const char* refused) {
     job.rest_pose = rest;
     if (job.output.empty()) job.output = out;
-    EXPECT_FALSE(job.validate());
+    EXPECT_TRUE(test::refused_naming(job.validate(), std::string("BlendJob: ") + refused));
     EXPECT_FALSE(job.run());
     EXPECT_TRUE(bit_equal(out[0], sentinel) && bit_equal(out[1], sentinel));
   };
@@ -251,18 +253,20 @@ TEST(Blend, InvalidJobsWriteNothing) {
   const std::array<BlendLayer, 1> bad_mask{{{pose, 1, short_mask}}};
   const std::array<BlendLayer, 1> nan_weight{{{pose, kNaN, {}}}};
   const std::array<BlendLayer, 1> inf_weight{{{pose, std::numeric_limits<float>::infinity(), {}}}};
-  check({.layers = short_layer});
-  check({.overrides = bad_mask});
-  check({.additives = short_layer});
-  check({.layers = nan_weight});
-  check({.additives = inf_weight});
-  check({.overrides = nan_weight});
-  check({.threshold = 0});
-  check({.threshold = kNaN});
-  check({.threshold = 1e-9f});
-  check({.output = std::span<Transform>(out.data(), 1)});
+  const std::array<BlendLayer, 2> second_short{{{pose, 1, {}}, {short_pose, 1, {}}}};
+  check({.layers = short_layer}, "layers[0].pose");
+  check({.overrides = bad_mask}, "overrides[0].mask");
+  check({.additives = short_layer}, "additives[0].pose");
+  check({.layers = nan_weight}, "layers[0].weight");
+  check({.additives = inf_weight}, "additives[0].weight");
+  check({.overrides = nan_weight}, "overrides[0].weight");
+  check({.layers = second_short}, "layers[1].pose");
+  check({.threshold = 0}, "threshold");
+  check({.threshold = kNaN}, "threshold");
+  check({.threshold = 1e-9f}, "threshold");
+  check({.output = std::span<Transform>(out.data(), 1)}, "output");
   std::vector<BlendLayer> too_many(kMaxBlendLayers + 1, BlendLayer{pose, 0, {}});
-  check({.layers = too_many});
+  check({.layers = too_many}, "layers");
   too_many.pop_back();
   BlendJob most{.rest_pose = rest, .layers = too_many, .output = out};
   EXPECT_TRUE(most.run());

@@ -5,8 +5,10 @@
 
 #include <array>
 #include <limits>
+#include <string>
 #include <vector>
 
+#include "job_checks.h"
 #include "marrow/pose/blend.h"
 #include "marrow/pose/local_to_model.h"
 #include "pose_test_util.h"
@@ -174,27 +176,29 @@ TEST(Force, InvalidJobsChangeNothing) {
   const std::vector<Transform> before = bent_pose(s);
   std::vector<Transform> pose = before;
   constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-  const auto check = [&](std::vector<ForcedJoint> forces, ForceJob job = {}) {
+  const auto check = [&](const char* refused, std::vector<ForcedJoint> forces, ForceJob job = {}) {
     if (!job.skeleton) job.skeleton = &s;
     if (job.pose.empty()) job.pose = pose;
     job.forces = forces;
-    EXPECT_FALSE(job.validate());
+    EXPECT_TRUE(test::refused_naming(job.validate(), std::string("ForceJob: ") + refused));
     EXPECT_FALSE(job.run());
     for (std::size_t j = 0; j < s.size(); ++j) EXPECT_TRUE(bit_equal(pose[j], before[j]));
   };
   const Transform t{{1, 1, 1}, {}, {1, 1, 1}};
-  check({{.joint = 5, .transform = t}, {.joint = 3, .transform = t}});  // out of order
-  check({{.joint = 3, .transform = t}, {.joint = 3, .transform = t}});  // twice
-  check({{.joint = test::kJointCount, .transform = t}});
-  check({{.joint = 3, .transform = Transform{{kNaN, 0, 0}, {}, {}}}});
-  check({{.joint = 3, .transform = t, .weight = 1.5f}});
-  check({{.joint = 3, .transform = t, .weight = kNaN}});
-  check({{.joint = 3, .space = static_cast<ForceSpace>(7), .transform = t}});
-  check({{.joint = 3, .transform = t}}, {.pose = std::span(pose).first(4)});
+  check("forces[1].joint", {{.joint = 5, .transform = t}, {.joint = 3, .transform = t}});
+  check("forces[1].joint", {{.joint = 3, .transform = t}, {.joint = 3, .transform = t}});
+  check("forces[0].joint", {{.joint = test::kJointCount, .transform = t}});
+  check("forces[0].transform", {{.joint = 3, .transform = Transform{{kNaN, 0, 0}, {}, {}}}});
+  check("forces[0].weight", {{.joint = 3, .transform = t, .weight = 1.5f}});
+  check("forces[1].weight",
+        {{.joint = 1, .transform = t}, {.joint = 3, .transform = t, .weight = kNaN}});
+  check("forces[0].space", {{.joint = 3, .space = static_cast<ForceSpace>(7), .transform = t}});
+  check("pose", {{.joint = 3, .transform = t}}, {.pose = std::span(pose).first(4)});
   Mat4 nan_root;
   nan_root.m[13] = kNaN;
-  check({{.joint = 3, .transform = t}}, {.skeleton = &s, .root = nan_root});
+  check("root", {{.joint = 3, .transform = t}}, {.skeleton = &s, .root = nan_root});
   ForceJob no_skeleton{.forces = {}, .pose = pose};
+  EXPECT_TRUE(test::refused_naming(no_skeleton.validate(), "ForceJob: skeleton"));
   EXPECT_FALSE(no_skeleton.run());
   ForceJob nothing{.skeleton = &s, .pose = pose};
   EXPECT_TRUE(nothing.run());

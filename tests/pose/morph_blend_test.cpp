@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "job_checks.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/clip/sampling.h"
 #include "marrow/pose/additive.h"
@@ -125,11 +126,11 @@ TEST(MorphBlend, ValidateRefusesShortWeightSpans) {
   job.output = s.out;
   job.rest_morph_weights = s.defaults;
   job.morph_output = s.result;
-  EXPECT_FALSE(job.validate());
+  EXPECT_TRUE(test::refused_naming(job.validate(), "BlendJob: layers[0].morph_weights"));
   job.layers = {};
   Floats out2(2);
   job.morph_output = out2;
-  EXPECT_FALSE(job.validate());
+  EXPECT_TRUE(test::refused_naming(job.validate(), "BlendJob: morph_output"));
 }
 
 TEST(MorphMask, FromAJointMaskEachSlotTakesItsNodesWeight) {

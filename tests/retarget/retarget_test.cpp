@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "humanoid_builder.h"
+#include "job_checks.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/clip/sampling.h"
 #include "retarget_util.h"
@@ -429,17 +430,17 @@ TEST(Retarget, NonFiniteSourcePosesAreANoOpForTheFrame) {
   job.source_pose = source;
   job.target_pose = target;
   source[3].rotation.x = std::nanf("");
-  EXPECT_FALSE(job.run());
+  EXPECT_TRUE(test::run_refused(job, "RetargetJob: source_pose[3]"));
   source[3] = p.source.skeleton.rest_pose()[3];
   source[0].translation.y = std::numeric_limits<float>::infinity();
-  EXPECT_FALSE(job.run());
+  EXPECT_TRUE(test::run_refused(job, "RetargetJob: source_pose[0]"));
   for (std::size_t j = 0; j < target.size(); ++j) EXPECT_EQ(target[j], before[j]);
   job.target_pose = std::span<Transform>(target).first(3);  // too short
-  EXPECT_FALSE(job.validate());
+  EXPECT_TRUE(test::refused_naming(job.validate(), "RetargetJob: target_pose"));
   RetargetContext empty;
   job.target_pose = target;
   job.context = &empty;
-  EXPECT_FALSE(job.validate());
+  EXPECT_TRUE(test::refused_naming(job.validate(), "RetargetJob: context"));
 }
 
 TEST(Retarget, ReferencePosesThatAreNotUprightOrNotFiniteAreErrors) {

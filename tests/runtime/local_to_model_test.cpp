@@ -5,6 +5,7 @@
 #include <numbers>
 #include <vector>
 
+#include "job_checks.h"
 #include "marrow/math/transform.h"
 #include "marrow/pose/local_to_model.h"
 #include "marrow/skeleton/skeleton.h"
@@ -12,6 +13,8 @@
 
 namespace marrow {
 namespace {
+
+using test::refused_naming;
 
 using test::expect_mat_near;
 using test::kEps;
@@ -160,16 +163,16 @@ TEST(LocalToModel, ValidateRejectsShortSpans) {
   std::vector<Mat4> model(3, sentinel);
 
   LocalToModelJob job;
-  EXPECT_FALSE(job.validate());  // no skeleton
+  EXPECT_TRUE(refused_naming(job.validate(), "LocalToModelJob: skeleton"));
   EXPECT_FALSE(job.run());
   job.skeleton = &skeleton;
   job.local = std::span<const Transform>(local).first(2);
   job.model = model;
-  EXPECT_FALSE(job.validate());  // local too short
+  EXPECT_TRUE(refused_naming(job.validate(), "LocalToModelJob: local"));
   EXPECT_FALSE(job.run());
   job.local = local;
   job.model = std::span<Mat4>(model).first(2);
-  EXPECT_FALSE(job.validate());  // model too short
+  EXPECT_TRUE(refused_naming(job.validate(), "LocalToModelJob: model"));
   EXPECT_FALSE(job.run());
   for (const Mat4& m : model) EXPECT_EQ(m, sentinel);  // nothing written
   EXPECT_FALSE(local_to_model(skeleton, std::span<const Transform>(local).first(2), model));
@@ -204,8 +207,8 @@ TEST(LocalToModel, EmptySkeleton) {
   EXPECT_TRUE(soa_job.validate());
   EXPECT_TRUE(soa_job.run());
   job.from = soa_job.from = 0;  // no joint 0
-  EXPECT_FALSE(job.validate());
-  EXPECT_FALSE(soa_job.validate());
+  EXPECT_TRUE(refused_naming(job.validate(), "LocalToModelJob: from"));
+  EXPECT_TRUE(refused_naming(soa_job.validate(), "SoaLocalToModelJob: from"));
 }
 
 TEST(LocalToModel, UnorderedSkeletonUsesItsOwnOrder) {

@@ -15,6 +15,7 @@
 #include <random>
 
 #include "allocation_meter.h"
+#include "job_checks.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/clip/compiled_clip.h"
 #include "marrow/clip/compiled_sampling.h"
@@ -488,14 +489,17 @@ TEST(CompiledSampling, RunAllocatesNothingAndValidateRefusesBadSpans) {
   EXPECT_TRUE(job.run());
   std::vector<SoaTransform> short_out(out.size() - 1);
   job.output = short_out;
+  EXPECT_TRUE(refused_naming(job.validate(), "CompiledSamplingJob: output"));
   EXPECT_FALSE(job.run());
   job.output = out;
   CompiledSamplingContext other;
   job.context = &other;
-  EXPECT_FALSE(job.validate());
+  EXPECT_TRUE(refused_naming(job.validate(), "CompiledSamplingJob: context"));
   job.context = nullptr;
   job.rest_pose = {};
-  EXPECT_FALSE(job.validate());
+  EXPECT_TRUE(refused_naming(job.validate(), "CompiledSamplingJob: rest_pose"));
+  job.clip = nullptr;
+  EXPECT_TRUE(refused_naming(job.validate(), "CompiledSamplingJob: clip"));
 }
 
 }  // namespace

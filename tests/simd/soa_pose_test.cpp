@@ -4,7 +4,9 @@
 
 #include <cstring>
 #include <limits>
+#include <string>
 
+#include "job_checks.h"
 #include "marrow/pose/additive.h"
 #include "marrow/pose/blend.h"
 #include "marrow/pose/local_to_model.h"
@@ -116,6 +118,45 @@ void compare_blend(std::size_t joints, const std::vector<float>& normal_weights,
   });
 }
 
+TEST(SoaBlend, MorphWeightsGoThroughTheSameStackAsBlendJobs) {
+  // Worked by hand (blend.h's three steps on plain numbers), rest weights {0.1, 0.9, 0.5}:
+  //  normal: A (0.25) {0, 1, 0.2} and B (0.75) {1, 0.5, 0.6} masked out of slot 2
+  //    -> {0.75, 0.625, 0.2} (slot 2: A alone, above the threshold, is itself);
+  //  override C (0.5) {0.25, 0.625, 1} lerped over by 0.5 -> {0.5, 0.625, 0.6};
+  //  additive D (0.5) differences {0.5, -0.25, 0} -> {0.75, 0.5, 0.6}.
+  // E, a normal layer without morph weights, blends poses only.
+  const std::vector<SoaTransform> rest = soa(std::vector<Transform>(3, Transform::identity()));
+  const std::vector<float> rest_weights = {0.1f, 0.9f, 0.5f};
+  const std::vector<float> a = {0, 1, 0.2f}, b = {1, 0.5f, 0.6f}, b_mask = {1, 1, 0};
+  const std::vector<float> c = {0.25f, 0.625f, 1}, d = {0.5f, -0.25f, 0};
+  SoaBlendLayer normal[3] = {{rest, 0.25f, {}, a, {}}, {rest, 0.75f, {}, b, b_mask}, {rest, 1.0f}};
+  const SoaBlendLayer over[] = {{rest, 0.5f, {}, c, {}}};
+  const SoaBlendLayer add[] = {{rest, 0.5f, {}, d, {}}};
+  std::vector<SoaTransform> out(1);
+  std::vector<float> weights(3, -1);
+  SoaBlendJob job;
+  job.joint_count = 3;
+  job.rest_pose = rest;
+  job.layers = normal;
+  job.overrides = over;
+  job.additives = add;
+  job.output = out;
+  job.rest_morph_weights = rest_weights;
+  job.morph_output = weights;
+  ASSERT_TRUE(job.validate().ok());
+  ASSERT_TRUE(job.run());
+  EXPECT_FLOAT_EQ(weights[0], 0.75f);
+  EXPECT_FLOAT_EQ(weights[1], 0.5f);
+  EXPECT_NEAR(weights[2], 0.6f, 1e-6f);
+
+  const std::vector<float> short_weights = {1, 1};
+  normal[2].morph_weights = short_weights;
+  EXPECT_TRUE(refused_naming(job.validate(), "SoaBlendJob: layers[2].morph_weights"));
+  normal[2].morph_weights = {};
+  job.morph_output = std::span(weights).first(2);
+  EXPECT_TRUE(refused_naming(job.validate(), "SoaBlendJob: morph_output"));
+}
+
 TEST(SoaBlend, NormalLayersMatchTheScalarBlendOnEveryLevel) {
   compare_blend(37, {0.2f, 0.5f, 0.3f}, {}, {}, false, 1);
   compare_blend(37, {0.2f, 0.5f, 0.3f}, {}, {}, true, 2);
@@ -203,16 +244,21 @@ TEST(SoaBlend, ValidateNamesShortSpansAndBadWeights) {
   EXPECT_TRUE(job.validate());
   job.output = short_out;
   EXPECT_FALSE(job.run());
+  EXPECT_TRUE(refused_naming(job.validate(), "SoaBlendJob: output"));
   job.output = out;
   const SoaBlendLayer nan_weight[] = {{pose, nan, {}}};
   job.layers = nan_weight;
-  EXPECT_FALSE(job.validate());
+  EXPECT_TRUE(refused_naming(job.validate(), "SoaBlendJob: layers[0].weight"));
   const SoaBlendLayer masked[] = {{pose, 1.0f, short_mask}};
-  job.layers = masked;
-  EXPECT_FALSE(job.validate());
+  job.overrides = masked;
   job.layers = {};
+  EXPECT_TRUE(refused_naming(job.validate(), "SoaBlendJob: overrides[0].mask"));
+  job.overrides = {};
   job.threshold = 0;
-  EXPECT_FALSE(job.validate());
+  EXPECT_TRUE(refused_naming(job.validate(), "SoaBlendJob: threshold"));
+  job.threshold = kDefaultBlendThreshold;
+  job.rest_pose = {};
+  EXPECT_TRUE(refused_naming(job.validate(), "SoaBlendJob: rest_pose"));
 }
 
 void expect_same_matrices(std::span<const Mat4> got, std::span<const Mat4> want, float eps) {
@@ -406,19 +452,29 @@ TEST(LocalToModel, BothJobsRefuseTheSameRanges) {
   std::vector<Mat4> model(10);
   struct Range {
     JointIndex from, to;
-    bool valid;
+    const char* refused;  // the input validate() names; null: accepted
   };
-  const Range ranges[] = {
-      {kNoParent, kNoParent, true}, {3, kNoParent, true}, {3, 3, true},
-      {kNoParent, 9, true},         {3, 2, false},        {10, kNoParent, false},
-      {kNoParent, 10, false},       {0, 10, false}};
+  const Range ranges[] = {{kNoParent, kNoParent, nullptr},
+                          {3, kNoParent, nullptr},
+                          {3, 3, nullptr},
+                          {kNoParent, 9, nullptr},
+                          {3, 2, "to"},
+                          {10, kNoParent, "from"},
+                          {kNoParent, 10, "to"},
+                          {0, 10, "to"}};
   for (const Range& r : ranges) {
     for (const bool excluded : {false, true}) {
       LocalToModelJob aos{&skeleton, local, model, Mat4::identity(), r.from, r.to, excluded};
       SoaLocalToModelJob soa_job{&skeleton, soa_local, model,   Mat4::identity(),
                                  r.from,    r.to,      excluded};
-      EXPECT_EQ(aos.validate(), r.valid) << r.from << " " << r.to;
-      EXPECT_EQ(soa_job.validate(), r.valid) << r.from << " " << r.to;
+      if (r.refused == nullptr) {
+        EXPECT_TRUE(aos.validate().ok()) << r.from << " " << r.to;
+        EXPECT_TRUE(soa_job.validate().ok()) << r.from << " " << r.to;
+        continue;
+      }
+      const std::string input = r.refused;
+      EXPECT_TRUE(refused_naming(aos.validate(), "LocalToModelJob: " + input)) << r.from;
+      EXPECT_TRUE(refused_naming(soa_job.validate(), "SoaLocalToModelJob: " + input)) << r.from;
     }
   }
 }
@@ -437,12 +493,12 @@ TEST(SoaLocalToModel, ValidateRefusesShortSpansAndJointsOutOfRange) {
   EXPECT_FALSE(job.run());
   job.model = model;
   job.local = short_local;
-  EXPECT_FALSE(job.validate());
+  EXPECT_TRUE(refused_naming(job.validate(), "SoaLocalToModelJob: local"));
   job.local = local;
   job.from = 10;
-  EXPECT_FALSE(job.validate());
+  EXPECT_TRUE(refused_naming(job.validate(), "SoaLocalToModelJob: from"));
   job.skeleton = nullptr;
-  EXPECT_FALSE(job.validate());
+  EXPECT_TRUE(refused_naming(job.validate(), "SoaLocalToModelJob: skeleton"));
 }
 
 }  // namespace

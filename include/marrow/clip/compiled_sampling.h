@@ -18,6 +18,7 @@
 #include <span>
 #include <vector>
 
+#include "marrow/base/error.h"
 #include "marrow/clip/compiled_clip.h"
 #include "marrow/math/soa_transform.h"
 
@@ -56,8 +57,13 @@ struct CompiledSamplingJob {
   /// the rest pose's, i.e. the identity).
   std::span<SoaTransform> output{};
 
-  /// clip set, rest_pose and output long enough, context bound to clip when given.
-  bool validate() const;
+  /// An error naming the first wrong input, checked in this order ("CompiledSamplingJob: output:
+  /// is shorter than the clip's groups"), or ok:
+  /// - `clip`: null;
+  /// - `rest_pose`: shorter than soa_group_count(clip->joint_count());
+  /// - `output`: shorter than soa_group_count(clip->joint_count());
+  /// - `context`: given, and bound to another clip (or to none).
+  Status validate() const;
   /// Returns false, writing nothing, when validate() fails.
   bool run() const;
 };

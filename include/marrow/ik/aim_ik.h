@@ -25,6 +25,7 @@
 #include <numbers>
 #include <span>
 
+#include "marrow/base/error.h"
 #include "marrow/math/mat4.h"
 #include "marrow/math/transform.h"
 #include "marrow/skeleton/skeleton.h"
@@ -50,9 +51,16 @@ struct AimIkJob {
   /// offset can hit it) or when weight < 1.
   bool* reached = nullptr;
 
-  /// Skeleton set, spans long enough, joint in range, vectors finite, forward non-zero,
-  /// max_angle in [0, pi], weight in [0, 1], the joint's model matrix finite.
-  bool validate() const;
+  /// An error naming the first wrong input, checked in this order ("AimIkJob: forward: is not
+  /// finite or is zero"), or ok:
+  /// - `skeleton`: null;
+  /// - `model`, then `local`: shorter than the skeleton's joint count;
+  /// - `joint`: not a joint of the skeleton;
+  /// - `target`: not finite; `forward`: not finite or zero; `offset`, `up`, `pole_vector`: not
+  ///   finite;
+  /// - `max_angle`: not in [0, pi]; `weight`: not in [0, 1] (NaN is in neither);
+  /// - `model`: the joint's matrix is not finite.
+  Status validate() const;
   /// Returns false, changing nothing, when validate() fails. A target on the joint itself, or
   /// one the offset makes unreachable, aims as well as it can without NaN (see `reached`).
   bool run() const;

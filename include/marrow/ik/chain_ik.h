@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <span>
 
+#include "marrow/base/error.h"
 #include "marrow/math/mat4.h"
 #include "marrow/math/transform.h"
 #include "marrow/skeleton/skeleton.h"
@@ -47,10 +48,16 @@ struct ChainIkJob {
   int* iterations = nullptr;
   bool* reached = nullptr;
 
-  /// Skeleton set, spans long enough, root an ancestor of tip, chain length within bounds,
-  /// target finite, max_iterations >= 0, tolerance finite and >= 0, weight in [0, 1], the
-  /// chain's model matrices finite.
-  bool validate() const;
+  /// An error naming the first wrong input, checked in this order ("ChainIkJob: tip: is not a
+  /// joint below root"), or ok:
+  /// - `skeleton`: null;
+  /// - `model`, then `local`: shorter than the skeleton's joint count;
+  /// - `root`: not a joint of the skeleton;
+  /// - `tip`: not a joint below `root`, or more than kMaxChainJoints joints below it;
+  /// - `target`: not finite; `max_iterations`: negative; `tolerance`: not finite or negative;
+  ///   `weight`: not in [0, 1] (NaN is not);
+  /// - `model`: a matrix of the chain is not finite.
+  Status validate() const;
   /// Returns false, changing nothing, when validate() fails. Zero-length bones keep their joints
   /// together and turn nothing.
   bool run() const;

@@ -29,6 +29,7 @@
 #include <limits>
 #include <span>
 
+#include "marrow/base/error.h"
 #include "marrow/math/mat4.h"
 #include "marrow/math/transform.h"
 #include "marrow/skeleton/skeleton.h"
@@ -85,11 +86,20 @@ struct FootPlantingJob {
   std::span<Mat4> model{};               ///< one per joint; current on entry and on return
   FootPlantingResult* result = nullptr;  ///< optional
 
-  /// Skeleton set, spans long enough, joints in range, each leg's hip below the pelvis and its
-  /// knee and ankle in ancestor order, at most kMaxFootPlantLegs legs, contacts in [0, 1],
-  /// every number and vector finite, up not zero, a plane's normal not perpendicular to up,
-  /// reach in (0, 1], soft_limit in (0, 1], max_pelvis_offset >= 0.
-  bool validate() const;
+  /// An error naming the first wrong input, checked in this order ("FootPlantingJob:
+  /// legs[1].knee: is not a joint below the leg's hip"), or ok:
+  /// - `skeleton`: null;
+  /// - `local`, then `model`: shorter than the skeleton's joint count;
+  /// - `pelvis`: not a joint of the skeleton; `legs`: more than kMaxFootPlantLegs;
+  /// - `up`: not finite or zero; `animation_ground`: not finite;
+  /// - `reach`, `soft_limit`: not in (0, 1]; `max_pelvis_offset`: negative or NaN;
+  /// - `plane`: given, and not finite, or its normal zero or perpendicular to `up`;
+  /// - `model`: the pelvis's matrix is not finite;
+  /// - then leg by leg: its `hip` not a joint below the pelvis, its `knee` not below its hip, its
+  ///   `ankle` not below its knee; its `contact` not in [0, 1]; its `ground_height`,
+  ///   `pole_vector` or `lock_position` not finite; `model`: its hip's, knee's or ankle's matrix
+  ///   not finite.
+  Status validate() const;
   /// Returns false, changing nothing, when validate() fails (a NaN ground height or an infinite
   /// plane is a no-op for the frame).
   bool run() const;

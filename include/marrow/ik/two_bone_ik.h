@@ -26,6 +26,7 @@
 
 #include <span>
 
+#include "marrow/base/error.h"
 #include "marrow/math/mat4.h"
 #include "marrow/math/transform.h"
 #include "marrow/skeleton/skeleton.h"
@@ -64,9 +65,16 @@ struct TwoBoneIkJob {
   /// false when it was out of reach, eased by the soft limit, or weight < 1.
   bool* reached = nullptr;
 
-  /// Skeleton set, spans long enough, the three joints in range and in ancestor order, target
-  /// and vectors finite, weight in [0, 1], soft_limit in (0, 1], the three model matrices finite.
-  bool validate() const;
+  /// An error naming the first wrong input, checked in this order ("TwoBoneIkJob: mid: is not a
+  /// joint below start"), or ok:
+  /// - `skeleton`: null;
+  /// - `model`, then `local`: shorter than the skeleton's joint count;
+  /// - `start`: not a joint of the skeleton;
+  /// - `mid`: not a joint below `start`; `end`: not a joint below `mid`;
+  /// - `target`, `pole_vector`, `mid_axis`: not finite;
+  /// - `weight`: not in [0, 1]; `soft_limit`: not in (0, 1] (NaN is in neither);
+  /// - `model`: start's, mid's or end's matrix is not finite.
+  Status validate() const;
   /// Returns false, changing nothing, when validate() fails (a target at NaN or infinity is a
   /// no-op). Degenerate chains never produce NaN: a zero-length bone leaves the middle joint
   /// alone and only aims the start joint; a target on the start joint keeps the chain's current

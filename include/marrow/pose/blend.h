@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <span>
 
+#include "marrow/base/error.h"
 #include "marrow/math/transform.h"
 
 namespace marrow {
@@ -70,9 +71,16 @@ struct BlendJob {
   std::span<const float> rest_morph_weights{};
   std::span<float> morph_output{};
 
-  /// Spans long enough, at most kMaxBlendLayers per kind, finite weights, threshold finite and
-  /// >= kMinBlendThreshold.
-  bool validate() const;
+  /// An error naming the first wrong input, checked in this order ("BlendJob: layers[2].pose:
+  /// is shorter than rest_pose"), or ok:
+  /// - `output`: shorter than rest_pose;
+  /// - `morph_output`: shorter than rest_morph_weights;
+  /// - `threshold`: not finite, or below kMinBlendThreshold;
+  /// - then `layers`, `overrides` and `additives` in turn: the list holds more than
+  ///   kMaxBlendLayers; a layer's `weight` is not finite; its `pose` is shorter than rest_pose;
+  ///   its `mask` is neither empty nor one weight per joint; its `morph_weights` or `morph_mask`
+  ///   is neither empty nor as long as rest_morph_weights.
+  Status validate() const;
   /// Returns false, writing nothing, when validate() fails.
   bool run() const;
 };

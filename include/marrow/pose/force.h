@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <span>
 
+#include "marrow/base/error.h"
 #include "marrow/math/mat4.h"
 #include "marrow/math/transform.h"
 #include "marrow/skeleton/skeleton.h"
@@ -46,9 +47,15 @@ struct ForceJob {
   /// The local pose, one per joint, changed in place.
   std::span<Transform> pose{};
 
-  /// Skeleton set, pose long enough, joints in range and strictly increasing, finite transforms
-  /// and root, weights in [0, 1].
-  bool validate() const;
+  /// An error naming the first wrong input, checked in this order ("ForceJob: forces[1].joint:
+  /// is not above the previous force's joint"), or ok:
+  /// - `skeleton`: null;
+  /// - `pose`: shorter than the skeleton's joint count;
+  /// - `root`: not finite;
+  /// - then force by force: its `joint` is not a joint of the skeleton, or not above the previous
+  ///   force's; its `space` is neither kLocal nor kModel; its `transform` is not finite; its
+  ///   `weight` is not in [0, 1] (NaN is not).
+  Status validate() const;
   /// Returns false, changing nothing, when validate() fails. A model-space force under a
   /// singular parent matrix (a zero scale) cannot be placed and is skipped.
   bool run() const;

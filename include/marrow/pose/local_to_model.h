@@ -4,6 +4,7 @@
 
 #include <span>
 
+#include "marrow/base/error.h"
 #include "marrow/math/mat4.h"
 #include "marrow/math/soa_transform.h"
 #include "marrow/math/transform.h"
@@ -26,11 +27,13 @@ namespace marrow {
 ///   its descendants from it (as after an IK job wrote that joint's model matrix directly).
 /// Nothing outside the chosen joints is written.
 ///
-/// validate() refuses, and run() then writes nothing:
-/// - `skeleton` null;
-/// - `local` or `model` shorter than the skeleton's joint count;
-/// - `from` neither kNoParent nor a joint of the skeleton;
-/// - `to` neither kNoParent nor a joint of the skeleton, or, with a `from`, below `from`.
+/// validate() returns an error naming the first wrong input, in this order, and run() then
+/// writes nothing ("LocalToModelJob: model: is shorter than the skeleton's joint count"):
+/// - `skeleton`: null;
+/// - `local`: shorter than the skeleton's joint count;
+/// - `model`: shorter than the skeleton's joint count;
+/// - `from`: neither kNoParent nor a joint of the skeleton;
+/// - `to`: neither kNoParent nor a joint of the skeleton, or, with a `from`, below `from`.
 ///
 /// Costs one matrix product per recomputed joint; with a `from`, also a walk up the parents of
 /// each joint after it until an index at or below `from` (subtree membership, without a buffer).
@@ -44,7 +47,7 @@ struct LocalToModelJob {
   JointIndex to = kNoParent;         ///< kNoParent: to the last joint; else stop after it
   bool from_excluded = false;        ///< with `from`: keep from's own model matrix
 
-  bool validate() const;
+  Status validate() const;
   /// Returns false, writing nothing, when validate() fails.
   bool run() const;
 };
@@ -55,7 +58,7 @@ struct LocalToModelJob {
 /// local matrices wait in a 16 KiB block on the stack (skeletons of up to 256 joints; larger ones
 /// use `model` for it): mind it on small fiber or job stacks. Tested against LocalToModelJob, its
 /// scalar reference. `from`, `to` and `from_excluded` as LocalToModelJob's; validate() refuses
-/// the same cases.
+/// the same cases in the same order (`local` counting groups: soa_group_count of the joints).
 struct SoaLocalToModelJob {
   const Skeleton* skeleton = nullptr;
   std::span<const SoaTransform> local;  ///< soa_group_count(skeleton->size()) groups
@@ -72,7 +75,7 @@ struct SoaLocalToModelJob {
   /// The results are the same either way, bit for bit.
   bool streaming = false;
 
-  bool validate() const;
+  Status validate() const;
   /// Returns false, writing nothing, when validate() fails.
   bool run() const;
 };

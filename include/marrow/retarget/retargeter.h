@@ -164,6 +164,8 @@ class RetargetContext {
   RetargetContext() = default;
   explicit RetargetContext(const Retargeter& retargeter) { resize(retargeter); }
   void resize(const Retargeter& retargeter);
+  /// Whether resize(retargeter) was called (or one for skeletons at least as large).
+  bool sized_for(const Retargeter& retargeter) const;
 
  private:
   friend struct RetargetJob;
@@ -183,10 +185,15 @@ struct RetargetJob {
   /// The source's floor for this frame (RetargetOptions::source_floor); NaN: the retargeter's.
   float source_floor = std::numeric_limits<float>::quiet_NaN();
 
-  /// Retargeter and context set and sized, spans long enough.
-  bool validate() const;
-  /// Returns false, writing nothing, when validate() fails or the source pose holds a
-  /// non-finite value (a per-frame no-op). Allocates nothing; throws nothing.
+  /// An error naming the first wrong input, checked in this order ("RetargetJob:
+  /// source_pose[3]: is not finite"), or ok:
+  /// - `retargeter`, then `context`: null;
+  /// - `source_pose`: shorter than the source skeleton's joint count;
+  /// - `target_pose`: shorter than the target skeleton's joint count;
+  /// - `context`: not sized for this retargeter;
+  /// - `source_pose[j]`: a transform with a NaN or infinite value (so a bad frame is a no-op).
+  Status validate() const;
+  /// Returns false, writing nothing, when validate() fails. Allocates nothing; throws nothing.
   bool run() const;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/job_problem.h"
 #include "clip/compiled/sample_dispatch.h"
 #include "marrow/clip/sampling.h"
 
@@ -13,15 +14,27 @@ void CompiledSamplingContext::bind(const CompiledClip& clip) {
   hints_.assign(clip.keyed_track_count(), 0);
 }
 
-bool CompiledSamplingJob::validate() const {
-  if (clip == nullptr) return false;
-  const std::size_t groups = soa_group_count(clip->joint_count());
-  return rest_pose.size() >= groups && output.size() >= groups &&
-         (context == nullptr || context->clip() == clip);
+namespace {
+
+detail::JobProblem find_problem(const CompiledSamplingJob& job) {
+  if (job.clip == nullptr) return {"clip", "is null"};
+  const std::size_t groups = soa_group_count(job.clip->joint_count());
+  if (job.rest_pose.size() < groups) return {"rest_pose", "is shorter than the clip's groups"};
+  if (job.output.size() < groups) return {"output", "is shorter than the clip's groups"};
+  if (job.context != nullptr && job.context->clip() != job.clip) {
+    return {"context", "is bound to another clip"};
+  }
+  return {};
+}
+
+}  // namespace
+
+Status CompiledSamplingJob::validate() const {
+  return detail::to_status("CompiledSamplingJob", find_problem(*this));
 }
 
 bool CompiledSamplingJob::run() const {
-  if (!validate()) return false;
+  if (find_problem(*this)) return false;
   const CompiledClipLayout& d = clip->layout();
   const float t = std::isnan(time) ? 0.0f : std::clamp(time, 0.0f, d.duration);
 
