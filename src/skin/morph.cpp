@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "base/job_problem.h"
 #include "skin/morph_data.h"
 #include "skin/skinning_kernels.h"
 #include "skin/skinning_simd.h"
@@ -330,20 +331,33 @@ void morph_group_simd(const skin_detail::MorphMeshData& d,
 
 }  // namespace detail
 
-bool MorphJob::validate() const {
-  if (!mesh || !output) return false;
-  const skin_detail::MorphMeshData& d = skin_detail::data_of(*mesh);
-  if (weights.size() < d.target_count) return false;
+namespace {
+
+detail::JobProblem find_problem(const MorphJob& job) {
+  if (job.mesh == nullptr) return {"mesh", "is null"};
+  if (job.output == nullptr) return {"output", "is null"};
+  const skin_detail::MorphMeshData& d = skin_detail::data_of(*job.mesh);
+  if (job.weights.size() < d.target_count) return {"weights", "is shorter than target_count()"};
   for (std::size_t t = 0; t < d.target_count; ++t) {
-    if (!std::isfinite(weights[t])) return false;
+    if (!std::isfinite(job.weights[t])) return {"weights[]", "is not finite", t};
   }
-  return output->order == d.order && output->positions.size() >= d.vertex_count + 1 &&
-         (!d.morph_normals || output->normals.size() >= d.vertex_count + 1) &&
-         (!d.morph_tangents || output->tangents.size() >= d.vertex_count);
+  const MorphedVertices& out = *job.output;
+  if (out.order != d.order || out.positions.size() < d.vertex_count + 1 ||
+      (d.morph_normals && out.normals.size() < d.vertex_count + 1) ||
+      (d.morph_tangents && out.tangents.size() < d.vertex_count)) {
+    return {"output", "was not made by MorphedVertices::create for this mesh"};
+  }
+  return {};
+}
+
+}  // namespace
+
+Status MorphJob::validate() const {
+  return detail::to_status("MorphJob", find_problem(*this));
 }
 
 bool MorphJob::run() const {
-  if (!validate()) return false;
+  if (find_problem(*this)) return false;
   const skin_detail::MorphMeshData& d = skin_detail::data_of(*mesh);
   for (const skin_detail::MorphMeshData::Group& g : d.groups)
     detail::morph_group_simd(d, g, weights.data(), *output);
@@ -351,7 +365,7 @@ bool MorphJob::run() const {
 }
 
 bool MorphJob::run_reference() const {
-  if (!validate()) return false;
+  if (find_problem(*this)) return false;
   const skin_detail::MorphMeshData& d = skin_detail::data_of(*mesh);
   for (const skin_detail::MorphMeshData::Group& g : d.groups)
     detail::morph_group_scalar(d, g, weights.data(), *output);
@@ -388,33 +402,15 @@ bool apply_morphs_reference(const SkinnedMesh& mesh, std::span<const float> weig
 
 // ---------------------------------------------------------------------------------- skinning
 
-namespace {
-
-bool skin_morphed(const SkinningMesh& mesh, const MorphedVertices& bind,
-                  std::span<const Mat4> palette, SkinningMethod method, SkinningOutput out,
-                  std::size_t begin, std::size_t end, bool reference) {
-  const skin_detail::SkinningMeshData& d = skin_detail::data_of(mesh);
-  if (bind.order != &d || bind.positions.size() < d.vertex_count + 1) return false;
-  if (d.has_normals && bind.normals.size() < d.vertex_count + 1) return false;
-  if (d.has_tangents && bind.tangents.size() < d.vertex_count) return false;
-  detail::KernelArgs args = detail::make_args(d, out);
-  args.bind_positions = bind.positions.data();
-  if (d.has_normals) args.bind_normals = bind.normals.data();
-  if (d.has_tangents) args.bind_tangents = bind.tangents.data();
-  return detail::skin_with_args(mesh, palette, method, out, args, begin, end, reference);
-}
-
-}  // namespace
-
 bool skin(const SkinningMesh& mesh, const MorphedVertices& bind, std::span<const Mat4> palette,
           SkinningMethod method, SkinningOutput out, std::size_t begin, std::size_t end) {
-  return skin_morphed(mesh, bind, palette, method, out, begin, end, false);
+  return SkinningJob{&mesh, method, palette, {}, &bind, out, begin, end}.run();
 }
 
 bool skin_reference(const SkinningMesh& mesh, const MorphedVertices& bind,
                     std::span<const Mat4> palette, SkinningMethod method, SkinningOutput out,
                     std::size_t begin, std::size_t end) {
-  return skin_morphed(mesh, bind, palette, method, out, begin, end, true);
+  return SkinningJob{&mesh, method, palette, {}, &bind, out, begin, end}.run_reference();
 }
 
 }  // namespace marrow

@@ -1,7 +1,9 @@
-// skin(): checks the spans, then runs the kernels group by group over a slot range.
+// SkinningJob: checks the inputs, then runs the kernels group by group over a slot range.
 #include <cstdint>
 #include <cstring>
 
+#include "base/job_problem.h"
+#include "marrow/skin/morph.h"
 #include "skin/skinning_kernels.h"
 
 namespace marrow {
@@ -20,11 +22,6 @@ constexpr std::size_t kStackDqsJoints = 256;
 constexpr std::size_t kStackAlignedJoints = 256;
 constexpr std::size_t kKernelLoadBytes = 32;
 constexpr std::size_t kMat4FloatCount = sizeof(Mat4) / sizeof(float);
-
-bool check(const SkinningMesh& mesh, std::size_t palette_size, const SkinningOutput& out,
-           std::size_t begin, std::size_t end) {
-  return validate_skinning(mesh, palette_size, out) && begin <= end && end <= mesh.vertex_count();
-}
 
 template <bool kReference>
 bool skin_matrices(const SkinningMesh& mesh, std::span<const Mat4> palette, SkinningMethod method,
@@ -75,10 +72,8 @@ bool skin_matrices(const SkinningMesh& mesh, std::span<const Mat4> palette, Skin
 
 template <bool kReference>
 bool skin_dual_quats(const SkinningMesh& mesh, std::span<const DqsJoint> palette,
-                     SkinningOutput out, std::size_t begin, std::size_t end) {
-  if (!check(mesh, palette.size(), out, begin, end)) return false;
+                     const detail::KernelArgs& args, std::size_t begin, std::size_t end) {
   const skin_detail::SkinningMeshData& d = skin_detail::data_of(mesh);
-  const detail::KernelArgs args = detail::make_args(d, out);
   const bool rigid = !kReference && detail::all_rigid(palette.data(), d.skin_joint_count);
   detail::for_each_group_range(d, args, begin, end,
                                [&](const auto& g, std::size_t b, std::size_t e) {
@@ -90,42 +85,95 @@ bool skin_dual_quats(const SkinningMesh& mesh, std::span<const DqsJoint> palette
   return true;
 }
 
-}  // namespace
-
-namespace detail {
-
-bool skin_with_args(const SkinningMesh& mesh, std::span<const Mat4> palette, SkinningMethod method,
-                    const SkinningOutput& out, const KernelArgs& args, std::size_t begin,
-                    std::size_t end, bool reference) {
-  if (!check(mesh, palette.size(), out, begin, end)) return false;
-  return reference ? skin_matrices<true>(mesh, palette, method, args, begin, end)
-                   : skin_matrices<false>(mesh, palette, method, args, begin, end);
+detail::JobProblem find_problem(const SkinningJob& job) {
+  if (job.mesh == nullptr) return {"mesh", "is null"};
+  const skin_detail::SkinningMeshData& d = skin_detail::data_of(*job.mesh);
+  const std::size_t n = d.vertex_count;
+  if (!job.dq_palette.empty()) {
+    if (job.method != SkinningMethod::kDualQuaternion) {
+      return {"method", "is not kDualQuaternion while dq_palette is given"};
+    }
+    if (job.dq_palette.size() < d.skin_joint_count) {
+      return {"dq_palette", "is shorter than the mesh's skin_joint_count()"};
+    }
+  } else if (job.palette.size() < d.skin_joint_count) {
+    return {"palette", "is shorter than the mesh's skin_joint_count()"};
+  }
+  if (const MorphedVertices* bind = job.bind) {
+    if (bind->order != &d || bind->positions.size() < n + 1 ||
+        (d.has_normals && bind->normals.size() < n + 1) ||
+        (d.has_tangents && bind->tangents.size() < n)) {
+      return {"bind", "was not made by MorphedVertices::create for this mesh"};
+    }
+  }
+  const SkinningOutput& out = job.output;
+  if (out.positions.size() < n) return {"output.positions", "is shorter than vertex_count()"};
+  if (!out.normals.empty() && out.normals.size() < n) {
+    return {"output.normals", "is neither empty nor one per vertex"};
+  }
+  if (!out.tangents.empty() && out.tangents.size() < n) {
+    return {"output.tangents", "is neither empty nor one per vertex"};
+  }
+  const std::size_t end = job.end == kAllVertices ? n : job.end;
+  if (job.begin > std::min(end, n)) return {"begin", "is past end"};
+  if (end > n) return {"end", "is neither kAllVertices nor at most vertex_count()"};
+  return {};
 }
 
-}  // namespace detail
+template <bool kReference>
+bool run_skinning(const SkinningJob& job) {
+  if (find_problem(job)) return false;
+  const SkinningMesh& mesh = *job.mesh;
+  const skin_detail::SkinningMeshData& d = skin_detail::data_of(mesh);
+  detail::KernelArgs args = detail::make_args(d, job.output);
+  if (job.bind != nullptr) {
+    args.bind_positions = job.bind->positions.data();
+    if (d.has_normals) args.bind_normals = job.bind->normals.data();
+    if (d.has_tangents) args.bind_tangents = job.bind->tangents.data();
+  }
+  const std::size_t end = job.end == kAllVertices ? d.vertex_count : job.end;
+  if (!job.dq_palette.empty()) {
+    return skin_dual_quats<kReference>(mesh, job.dq_palette, args, job.begin, end);
+  }
+  return skin_matrices<kReference>(mesh, job.palette, job.method, args, job.begin, end);
+}
+
+}  // namespace
+
+Status SkinningJob::validate() const {
+  return detail::to_status("SkinningJob", find_problem(*this));
+}
+
+bool SkinningJob::run() const {
+  return run_skinning<false>(*this);
+}
+
+bool SkinningJob::run_reference() const {
+  return run_skinning<true>(*this);
+}
 
 bool skin(const SkinningMesh& mesh, std::span<const Mat4> palette, SkinningMethod method,
           SkinningOutput out, std::size_t begin, std::size_t end) {
-  return detail::skin_with_args(mesh, palette, method, out,
-                                detail::make_args(skin_detail::data_of(mesh), out), begin, end,
-                                false);
+  return SkinningJob{&mesh, method, palette, {}, nullptr, out, begin, end}.run();
 }
 
 bool skin(const SkinningMesh& mesh, std::span<const DqsJoint> dq_palette, SkinningOutput out,
           std::size_t begin, std::size_t end) {
-  return skin_dual_quats<false>(mesh, dq_palette, out, begin, end);
+  return SkinningJob{&mesh, SkinningMethod::kDualQuaternion, {}, dq_palette, nullptr, out, begin,
+                     end}
+      .run();
 }
 
 bool skin_reference(const SkinningMesh& mesh, std::span<const Mat4> palette, SkinningMethod method,
                     SkinningOutput out, std::size_t begin, std::size_t end) {
-  return detail::skin_with_args(mesh, palette, method, out,
-                                detail::make_args(skin_detail::data_of(mesh), out), begin, end,
-                                true);
+  return SkinningJob{&mesh, method, palette, {}, nullptr, out, begin, end}.run_reference();
 }
 
 bool skin_reference(const SkinningMesh& mesh, std::span<const DqsJoint> dq_palette,
                     SkinningOutput out, std::size_t begin, std::size_t end) {
-  return skin_dual_quats<true>(mesh, dq_palette, out, begin, end);
+  return SkinningJob{&mesh, SkinningMethod::kDualQuaternion, {}, dq_palette, nullptr, out, begin,
+                     end}
+      .run_reference();
 }
 
 }  // namespace marrow

@@ -32,12 +32,6 @@ inline KernelArgs make_args(const skin_detail::SkinningMeshData& d, const Skinni
           out.normal_transform == NormalTransform::kLinearUnnormalized};
 }
 
-// skin() with matrices over prepared arguments (the bind pose may be morphed vertices): checks
-// the spans, then runs the SIMD kernels, or the scalar ones when `reference`.
-bool skin_with_args(const SkinningMesh& mesh, std::span<const Mat4> palette, SkinningMethod method,
-                    const SkinningOutput& out, const KernelArgs& args, std::size_t begin,
-                    std::size_t end, bool reference);
-
 // Vertices with no influence (a group of 0): written as stored, normals and tangents
 // renormalized like every other output unless linear_vectors (skinning_scalar.cpp).
 void copy_unweighted(const KernelArgs& a, const skin_detail::SkinningMeshData::Group& g,

@@ -185,16 +185,6 @@ Result<SkinningMesh> SkinningMesh::build(const SkinnedMesh& mesh, std::size_t sk
   return result;
 }
 
-bool validate_skinning(const SkinningMesh& mesh, std::size_t palette_size,
-                       const SkinningOutput& out) {
-  const std::size_t n = mesh.vertex_count();
-  if (palette_size < mesh.skin_joint_count()) return false;
-  if (out.positions.size() < n) return false;
-  if (!out.normals.empty() && out.normals.size() < n) return false;
-  if (!out.tangents.empty() && out.tangents.size() < n) return false;
-  return true;
-}
-
 Aabb compute_bounds(std::span<const Vec3> positions) {
   Aabb box;
   for (const Vec3& p : positions) box.extend(p);

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "../simd/simd_test_util.h"
+#include "job_checks.h"
 #include "marrow/skin/morph.h"
 #include "skin_test_util.h"
 
@@ -179,6 +180,8 @@ TEST(Morph, SkinningMorphedVerticesEqualsSkinningTheMorphedMesh) {
   const MorphedVertices wrong = MorphedVertices::create(*rigid_order);
   std::vector<Vec3> a(300);
   EXPECT_FALSE(skin(*sm, wrong, palette, SkinningMethod::kLinear, {a, {}, {}}, 0, 300));
+  const SkinningJob job{.mesh = &*sm, .palette = palette, .bind = &wrong, .output = {a, {}, {}}};
+  EXPECT_TRUE(test::run_refused(job, "SkinningJob: bind"));
 }
 
 TEST(Morph, JobRefusesShortOrNonFiniteWeightsAndForeignOutput) {
@@ -188,11 +191,11 @@ TEST(Morph, JobRefusesShortOrNonFiniteWeightsAndForeignOutput) {
   MorphedVertices out = MorphedVertices::create(*mm);
   const float one[] = {1};
   const float nan[] = {1, NAN};
-  EXPECT_FALSE((MorphJob{&*mm, one, &out}.validate()));
-  EXPECT_FALSE((MorphJob{&*mm, nan, &out}.run()));
+  EXPECT_TRUE(test::refused_naming(MorphJob{&*mm, one, &out}.validate(), "MorphJob: weights"));
+  EXPECT_TRUE(test::run_refused(MorphJob{&*mm, nan, &out}, "MorphJob: weights[1]"));
   MorphedVertices empty;
   const float two[] = {1, 1};
-  EXPECT_FALSE((MorphJob{&*mm, two, &empty}.run()));
+  EXPECT_TRUE(test::run_refused(MorphJob{&*mm, two, &empty}, "MorphJob: output"));
 }
 
 TEST(Morph, ValidationNamesTheMeshTargetAndVertex) {

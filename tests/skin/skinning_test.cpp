@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
+#include <string_view>
 
+#include "job_checks.h"
 #include "marrow/skin/skinning.h"
 #include "skin_test_util.h"
 #include "thread_pool.h"
@@ -217,17 +220,35 @@ TEST(SkinKernels, RejectsShortSpansAndBadRanges) {
   Frame f(10);
   std::vector<Vec3> short_positions(9);
   const std::vector<Mat4> short_palette(3);
-  EXPECT_FALSE(skin(mesh, short_palette, SkinningMethod::kLinear, f.out()));
-  EXPECT_FALSE(skin(mesh, c.palette, SkinningMethod::kLinear, {short_positions, {}, {}}));
-  EXPECT_FALSE(skin(mesh, c.palette, SkinningMethod::kLinear, f.out(), 5, 11));
-  EXPECT_FALSE(skin(mesh, c.palette, SkinningMethod::kLinear, f.out(), 6, 5));
   std::vector<Vec3> short_normals(3);
-  EXPECT_FALSE(skin(mesh, c.palette, SkinningMethod::kLinear, {f.positions, short_normals, {}}));
+  std::vector<DqsJoint> dq(4), short_dq(3);
+  const auto refused = [&](SkinningJob job, const char* input) {
+    if (job.mesh == nullptr && input != std::string_view("mesh")) job.mesh = &mesh;
+    if (job.palette.empty() && job.dq_palette.empty()) job.palette = c.palette;
+    if (job.output.positions.empty()) job.output = f.out();
+    return test::run_refused(job, std::string("SkinningJob: ") + input);
+  };
+  EXPECT_TRUE(refused({}, "mesh"));
+  EXPECT_TRUE(refused({.palette = short_palette}, "palette"));
+  EXPECT_TRUE(refused({.dq_palette = dq}, "method"));
+  EXPECT_TRUE(
+      refused({.method = SkinningMethod::kDualQuaternion, .dq_palette = short_dq}, "dq_palette"));
+  EXPECT_TRUE(refused({.output = {short_positions, {}, {}}}, "output.positions"));
+  EXPECT_TRUE(refused({.output = {f.positions, short_normals, {}}}, "output.normals"));
+  EXPECT_TRUE(refused({.begin = 5, .end = 11}, "end"));
+  EXPECT_TRUE(refused({.begin = 6, .end = 5}, "begin"));
+  EXPECT_TRUE(refused({.begin = 11}, "begin"));
+  // The calls take the same checks.
+  EXPECT_FALSE(skin(mesh, short_palette, SkinningMethod::kLinear, f.out()));
+  EXPECT_FALSE(skin(mesh, c.palette, SkinningMethod::kLinear, f.out(), 6, 5));
   // Nothing was written by the failed calls.
   for (const Vec3& p : f.positions) EXPECT_EQ(p, (Vec3{0, 0, 0}));
-  // Normals and tangents may be skipped.
+  // Normals and tangents may be skipped; an empty range is fine.
   EXPECT_TRUE(skin(mesh, c.palette, SkinningMethod::kDualQuaternion, {f.positions, {}, {}}));
   for (const Vec3& n : f.normals) EXPECT_EQ(n, (Vec3{0, 0, 0}));
+  EXPECT_TRUE((SkinningJob{.mesh = &mesh, .palette = c.palette, .output = f.out(), .begin = 10}
+                   .validate()
+                   .ok()));
 }
 
 TEST(SkinKernels, LargePaletteDualQuatPathMatchesReference) {

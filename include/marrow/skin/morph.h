@@ -123,8 +123,13 @@ struct MorphJob {
   std::span<const float> weights{};   ///< one per target of the mesh (at least target_count())
   MorphedVertices* output = nullptr;  ///< from MorphedVertices::create(*mesh)
 
-  /// A mesh, weights long enough and finite, an output made for this mesh.
-  bool validate() const;
+  /// An error naming the first wrong input, checked in this order ("MorphJob: weights[2]: is not
+  /// finite"), or ok:
+  /// - `mesh`, then `output`: null;
+  /// - `weights`: shorter than the mesh's target_count(); `weights[t]`: not finite;
+  /// - `output`: not made by MorphedVertices::create for this mesh (another vertex order, or
+  ///   arrays too short).
+  Status validate() const;
   /// The SIMD kernel (runtime-dispatched, like skinning); returns false, writing nothing, when
   /// validate() fails. Touches only the moved vertices.
   bool run() const;
@@ -139,10 +144,9 @@ bool apply_morphs_reference(const SkinnedMesh& mesh, std::span<const float> weig
                             std::span<Vec3> positions, std::span<Vec3> normals = {},
                             std::span<std::array<float, 4>> tangents = {});
 
-/// Skinning of morphed vertices: as skin() in skinning.h, with the bind pose read from `bind`
-/// (MorphedVertices created from a MorphMesh built with this SkinningMesh) instead of the mesh's
-/// stored vertices. Returns false, writing nothing, when `bind` was made for another vertex
-/// order or is too short, or a check of skin() fails.
+/// Skinning of morphed vertices: SkinningJob with `bind` set, as calls (skin() in skinning.h with
+/// the bind pose read from MorphedVertices created from a MorphMesh built with this SkinningMesh).
+/// Returns false, writing nothing, when SkinningJob::validate() fails.
 bool skin(const SkinningMesh& mesh, const MorphedVertices& bind, std::span<const Mat4> palette,
           SkinningMethod method, SkinningOutput out, std::size_t begin, std::size_t end);
 bool skin_reference(const SkinningMesh& mesh, const MorphedVertices& bind,

@@ -141,17 +141,51 @@ class SkinningMesh {
   std::unique_ptr<Data> data_;
 };
 
-/// True when skin() would accept these spans: the palette at least skin_joint_count() long,
-/// `positions` at least vertex_count() long, `normals` and `tangents` empty or as long.
-bool validate_skinning(const SkinningMesh& mesh, std::size_t palette_size,
-                       const SkinningOutput& out);
+struct MorphedVertices;  // morph.h
 
-/// Skins the vertices in slots [begin, end) of the prepared layout (0, vertex_count() for all);
-/// each result is written at its vertex's original index, so disjoint ranges write disjoint
-/// outputs and may run on different threads at once. Returns false, writing nothing, when a
-/// check fails (palette too short, output spans shorter than vertex_count(), bad range).
-/// kDualQuaternion with a matrix palette converts the palette on every call (on the stack up to
-/// 256 joints, per influence beyond): prefer the DqsJoint overload when skinning in pieces.
+/// `SkinningJob::end` for "to the last vertex".
+inline constexpr std::size_t kAllVertices = std::numeric_limits<std::size_t>::max();
+
+/// One frame's skinning of a mesh, or of a range of its vertices, as a job: the mesh, a palette
+/// and the method in, the deformed vertices out. Skins the vertices in slots [begin, end) of the
+/// prepared layout; each result is written at its vertex's original index, so disjoint ranges
+/// write disjoint outputs and may run on different threads at once. run() allocates nothing,
+/// takes no lock and throws nothing; the SIMD level is chosen at run time (simd.h).
+struct SkinningJob {
+  const SkinningMesh* mesh = nullptr;
+  SkinningMethod method = SkinningMethod::kLinear;
+  /// One matrix per skin joint (compute_skinning_palette). kDualQuaternion converts it on every
+  /// run (on the stack up to 256 joints, per influence beyond): when skinning in pieces, convert
+  /// once with compute_dual_quat_palette and give `dq_palette` instead.
+  std::span<const Mat4> palette{};
+  /// A dual-quaternion palette (compute_dual_quat_palette); when given, `palette` is not read and
+  /// `method` must be kDualQuaternion.
+  std::span<const DqsJoint> dq_palette{};
+  /// Optional: morphed bind-pose vertices (MorphedVertices::create from a MorphMesh built with
+  /// this mesh, then MorphJob) read instead of the mesh's stored ones.
+  const MorphedVertices* bind = nullptr;
+  SkinningOutput output{};
+  std::size_t begin = 0;           ///< the first vertex slot
+  std::size_t end = kAllVertices;  ///< one past the last slot; kAllVertices: vertex_count()
+
+  /// An error naming the first wrong input, checked in this order ("SkinningJob:
+  /// output.normals: is neither empty nor one per vertex"), or ok:
+  /// - `mesh`: null;
+  /// - `method`: not kDualQuaternion while `dq_palette` is given;
+  /// - `dq_palette` when given, else `palette`: shorter than the mesh's skin_joint_count();
+  /// - `bind`: given, and not made for this mesh's vertex order, or too short;
+  /// - `output.positions`: shorter than vertex_count();
+  /// - `output.normals`, `output.tangents`: neither empty nor one per vertex;
+  /// - `begin`: past `end` (or past vertex_count() when `end` is kAllVertices);
+  /// - `end`: neither kAllVertices nor at most vertex_count().
+  Status validate() const;
+  /// The SIMD kernels; returns false, writing nothing, when validate() fails.
+  bool run() const;
+  /// The scalar kernels over the same layout: the reference run() is tested against.
+  bool run_reference() const;
+};
+
+/// SkinningJob as a call, for the common cases: the matrix palette and a slot range.
 bool skin(const SkinningMesh& mesh, std::span<const Mat4> palette, SkinningMethod method,
           SkinningOutput out, std::size_t begin, std::size_t end);
 
@@ -160,12 +194,11 @@ inline bool skin(const SkinningMesh& mesh, std::span<const Mat4> palette, Skinni
   return skin(mesh, palette, method, out, 0, mesh.vertex_count());
 }
 
-/// Dual-quaternion skinning with a palette from compute_dual_quat_palette().
+/// SkinningJob with a dual-quaternion palette from compute_dual_quat_palette().
 bool skin(const SkinningMesh& mesh, std::span<const DqsJoint> dq_palette, SkinningOutput out,
           std::size_t begin, std::size_t end);
 
-/// The scalar kernels: the reference the fast (SIMD, runtime-dispatched) kernels behind skin()
-/// are tested against. Same contract as skin().
+/// SkinningJob::run_reference as calls: the scalar kernels. Same contract as skin().
 bool skin_reference(const SkinningMesh& mesh, std::span<const Mat4> palette, SkinningMethod method,
                     SkinningOutput out, std::size_t begin, std::size_t end);
 bool skin_reference(const SkinningMesh& mesh, std::span<const DqsJoint> dq_palette,
@@ -179,17 +212,21 @@ bool skin_reference(const SkinningMesh& mesh, std::span<const DqsJoint> dq_palet
 template <typename Executor, typename Palette>
 bool skin_parallel(Executor& executor, const SkinningMesh& mesh, std::span<const Palette> palette,
                    SkinningMethod method, SkinningOutput out, std::size_t grain = 8192) {
-  if (!validate_skinning(mesh, palette.size(), out) || grain == 0) return false;
+  SkinningJob whole{&mesh, method, {}, {}, nullptr, out};
+  if constexpr (std::is_same_v<Palette, DqsJoint>) {
+    whole.method = SkinningMethod::kDualQuaternion;
+    whole.dq_palette = palette;
+  } else {
+    whole.palette = palette;
+  }
+  if (!whole.validate() || grain == 0) return false;
   const std::size_t n = mesh.vertex_count();
   const std::size_t tasks = (n + grain - 1) / grain;
   executor.parallel_for(tasks, [&](std::size_t t) {
-    const std::size_t begin = t * grain, end = std::min(n, begin + grain);
-    if constexpr (std::is_same_v<Palette, DqsJoint>) {
-      (void)method;
-      skin(mesh, palette, out, begin, end);
-    } else {
-      skin(mesh, palette, method, out, begin, end);
-    }
+    SkinningJob piece = whole;
+    piece.begin = t * grain;
+    piece.end = std::min(n, piece.begin + grain);
+    (void)piece.run();
   });
   return true;
 }
