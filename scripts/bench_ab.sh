@@ -15,9 +15,13 @@ cpu=${CPU:-0}
 min_time=${MIN_TIME:-0.2}
 for _ in $(seq "$reps"); do
   for bin in "$@"; do
+    # JSON, not CSV: Google Benchmark's CSV writer aborts when benchmarks report different counters.
     taskset -c "$cpu" "$bin" --benchmark_filter="$filter" --benchmark_min_time="$min_time" \
-      --benchmark_format=csv 2>/dev/null | grep '^"BM' |
-      awk -F, -v b="$bin" '{print b, $1, $4}'
+      --benchmark_format=json 2>/dev/null |
+      python3 -c 'import json, sys
+for b in json.load(sys.stdin)["benchmarks"]:
+    scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b["time_unit"]]
+    if "error_occurred" not in b: print(sys.argv[1], b["name"], b["cpu_time"] * scale)' "$bin"
   done
 done | python3 -c '
 import collections, statistics, sys
