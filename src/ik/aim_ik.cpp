@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "base/job_problem.h"
+#include "ik_job_checks.h"
 #include "ik_math.h"
 
 namespace marrow {
@@ -21,10 +22,11 @@ float angle_of(Vec3 a, Vec3 b) {
 namespace {
 
 detail::JobProblem find_problem(const AimIkJob& job) {
-  if (job.skeleton == nullptr) return {"skeleton", "is null"};
+  if (auto problem =
+          ik_detail::find_pose_problem(job.skeleton, job.model.size(), job.local.size())) {
+    return problem;
+  }
   const std::size_t n = job.skeleton->size();
-  if (job.model.size() < n) return {"model", "is shorter than the skeleton's joint count"};
-  if (job.local.size() < n) return {"local", "is shorter than the skeleton's joint count"};
   if (job.joint >= n) return {"joint", "is not a joint of the skeleton"};
   if (!is_finite(job.target)) return {"target", "is not finite"};
   if (!is_finite(job.forward) || !(length(job.forward) > kTiny)) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "base/job_problem.h"
+#include "ik_job_checks.h"
 #include "ik_math.h"
 
 namespace marrow {
@@ -27,10 +28,11 @@ std::size_t collect_chain(const Skeleton& s, JointIndex root, JointIndex tip,
 }
 
 detail::JobProblem find_problem(const ChainIkJob& job) {
-  if (job.skeleton == nullptr) return {"skeleton", "is null"};
+  if (auto problem =
+          ik_detail::find_pose_problem(job.skeleton, job.model.size(), job.local.size())) {
+    return problem;
+  }
   const std::size_t n = job.skeleton->size();
-  if (job.model.size() < n) return {"model", "is shorter than the skeleton's joint count"};
-  if (job.local.size() < n) return {"local", "is shorter than the skeleton's joint count"};
   if (job.root >= n) return {"root", "is not a joint of the skeleton"};
   if (job.tip >= n || job.tip == job.root) return {"tip", "is not a joint below root"};
   std::array<JointIndex, kMaxChainJoints> chain;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "base/job_problem.h"
+#include "ik_job_checks.h"
 #include "ik_math.h"
 #include "marrow/ik/two_bone_ik.h"
 #include "marrow/pose/local_to_model.h"
@@ -53,10 +54,11 @@ detail::JobProblem find_leg_problem(const FootPlantingJob& job, std::size_t i) {
 }
 
 detail::JobProblem find_problem(const FootPlantingJob& job) {
-  if (job.skeleton == nullptr) return {"skeleton", "is null"};
+  if (auto problem =
+          ik_detail::find_pose_problem(job.skeleton, job.model.size(), job.local.size())) {
+    return problem;
+  }
   const std::size_t n = job.skeleton->size();
-  if (job.local.size() < n) return {"local", "is shorter than the skeleton's joint count"};
-  if (job.model.size() < n) return {"model", "is shorter than the skeleton's joint count"};
   if (job.pelvis >= n) return {"pelvis", "is not a joint of the skeleton"};
   if (job.legs.size() > kMaxFootPlantLegs) return {"legs", "holds more than kMaxFootPlantLegs"};
   if (!is_finite(job.up) || !(length(job.up) > kTiny)) return {"up", "is not finite or is zero"};

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "base/job_problem.h"
+#include "ik_job_checks.h"
 #include "ik_math.h"
 
 namespace marrow {
@@ -13,11 +14,12 @@ using namespace ik_detail;
 namespace {
 
 detail::JobProblem find_problem(const TwoBoneIkJob& job) {
-  if (job.skeleton == nullptr) return {"skeleton", "is null"};
+  if (auto problem =
+          ik_detail::find_pose_problem(job.skeleton, job.model.size(), job.local.size())) {
+    return problem;
+  }
   const Skeleton& s = *job.skeleton;
   const std::size_t n = s.size();
-  if (job.model.size() < n) return {"model", "is shorter than the skeleton's joint count"};
-  if (job.local.size() < n) return {"local", "is shorter than the skeleton's joint count"};
   if (job.start >= n) return {"start", "is not a joint of the skeleton"};
   if (job.mid >= n || job.mid == job.start || !s.is_descendant(job.mid, job.start)) {
     return {"mid", "is not a joint below start"};

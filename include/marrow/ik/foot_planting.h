@@ -89,7 +89,7 @@ struct FootPlantingJob {
   /// An error naming the first wrong input, checked in this order ("FootPlantingJob:
   /// legs[1].knee: is not a joint below the leg's hip"), or ok:
   /// - `skeleton`: null;
-  /// - `local`, then `model`: shorter than the skeleton's joint count;
+  /// - `model`, then `local`: shorter than the skeleton's joint count;
   /// - `pelvis`: not a joint of the skeleton; `legs`: more than kMaxFootPlantLegs;
   /// - `up`: not finite or zero; `animation_ground`: not finite;
   /// - `reach`, `soft_limit`: not in (0, 1]; `max_pelvis_offset`: negative or NaN;
