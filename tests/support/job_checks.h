@@ -15,8 +15,8 @@ namespace marrow::test {
 inline ::testing::AssertionResult refused_naming(const Status& status,
                                                  std::string_view job_and_input) {
   if (status.ok()) {
-    return ::testing::AssertionFailure() << "accepted; expected a refusal naming \""
-                                         << job_and_input << "\"";
+    return ::testing::AssertionFailure()
+           << "accepted; expected a refusal naming \"" << job_and_input << "\"";
   }
   const std::string message = status.error().message;
   const std::string expected = std::string(job_and_input) + ": ";
