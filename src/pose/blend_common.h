@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstddef>
 #include <span>
+#include <type_traits>
 
 #include "base/job_problem.h"
 #include "marrow/pose/blend.h"
@@ -32,9 +33,11 @@ struct LayerNames {
   const char* morph_weights;
   const char* morph_mask;
 };
-#define MARROW_BLEND_LAYER_NAMES(list) \
-  LayerNames { list, list "[].weight", list "[].pose", list "[].mask", list "[].morph_weights", \
-               list "[].morph_mask" }
+#define MARROW_BLEND_LAYER_NAMES(list)                                               \
+  LayerNames {                                                                       \
+    list, list "[].weight", list "[].pose", list "[].mask", list "[].morph_weights", \
+        list "[].morph_mask"                                                         \
+  }
 inline constexpr std::array<LayerNames, 3> kLayerNames = {MARROW_BLEND_LAYER_NAMES("layers"),
                                                           MARROW_BLEND_LAYER_NAMES("overrides"),
                                                           MARROW_BLEND_LAYER_NAMES("additives")};

@@ -64,9 +64,8 @@ Status SoaBlendJob::validate() const {
 bool SoaBlendJob::run() const {
   if (find_problem(*this)) return false;
   std::array<soa_detail::LayerArg, kMaxBlendLayers> normal, over, add;
-  // An unmasked layer weighing kTinyWeight or less takes no part in any joint (blend.cpp).
-  constexpr float kTinyWeight = 1e-20f;
-  const auto positive = [](float w) { return w > kTinyWeight; };
+  // An unmasked layer weighing kTinyWeight or less takes no part in any joint (blend_common.h).
+  const auto positive = [](float w) { return w > blend_detail::kTinyWeight; };
   soa_detail::BlendArgs args;
   args.group_count = soa_group_count(joint_count);
   args.joint_count = joint_count;
