@@ -89,6 +89,9 @@ detail::JobProblem find_problem(const SkinningJob& job) {
   if (job.mesh == nullptr) return {"mesh", "is null"};
   const skin_detail::SkinningMeshData& d = skin_detail::data_of(*job.mesh);
   const std::size_t n = d.vertex_count;
+  if (job.method != SkinningMethod::kLinear && job.method != SkinningMethod::kDualQuaternion) {
+    return {"method", "is neither kLinear nor kDualQuaternion"};
+  }
   if (!job.dq_palette.empty()) {
     if (job.method != SkinningMethod::kDualQuaternion) {
       return {"method", "is not kDualQuaternion while dq_palette is given"};

@@ -231,6 +231,7 @@ TEST(SkinKernels, RejectsShortSpansAndBadRanges) {
   EXPECT_TRUE(refused({}, "mesh"));
   EXPECT_TRUE(refused({.palette = short_palette}, "palette"));
   EXPECT_TRUE(refused({.dq_palette = dq}, "method"));
+  EXPECT_TRUE(refused({.method = static_cast<SkinningMethod>(2)}, "method"));
   EXPECT_TRUE(
       refused({.method = SkinningMethod::kDualQuaternion, .dq_palette = short_dq}, "dq_palette"));
   EXPECT_TRUE(refused({.output = {short_positions, {}, {}}}, "output.positions"));
@@ -240,7 +241,10 @@ TEST(SkinKernels, RejectsShortSpansAndBadRanges) {
   EXPECT_TRUE(refused({.begin = 11}, "begin"));
   // The calls take the same checks.
   EXPECT_FALSE(skin(mesh, short_palette, SkinningMethod::kLinear, f.out()));
+  EXPECT_FALSE(skin(mesh, c.palette, SkinningMethod::kLinear, {short_positions, {}, {}}));
+  EXPECT_FALSE(skin(mesh, c.palette, SkinningMethod::kLinear, f.out(), 5, 11));
   EXPECT_FALSE(skin(mesh, c.palette, SkinningMethod::kLinear, f.out(), 6, 5));
+  EXPECT_FALSE(skin(mesh, c.palette, SkinningMethod::kLinear, {f.positions, short_normals, {}}));
   // Nothing was written by the failed calls.
   for (const Vec3& p : f.positions) EXPECT_EQ(p, (Vec3{0, 0, 0}));
   // Normals and tangents may be skipped; an empty range is fine.

@@ -171,7 +171,8 @@ struct SkinningJob {
   /// An error naming the first wrong input, checked in this order ("SkinningJob:
   /// output.normals: is neither empty nor one per vertex"), or ok:
   /// - `mesh`: null;
-  /// - `method`: not kDualQuaternion while `dq_palette` is given;
+  /// - `method`: neither kLinear nor kDualQuaternion, or not kDualQuaternion while `dq_palette`
+  ///   is given;
   /// - `dq_palette` when given, else `palette`: shorter than the mesh's skin_joint_count();
   /// - `bind`: given, and not made for this mesh's vertex order, or too short;
   /// - `output.positions`: shorter than vertex_count();
