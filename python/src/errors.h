@@ -24,6 +24,14 @@ inline PyObject*& error_type() {
   throw py::error_already_set();
 }
 
+// Runs a job, raising marrow.Error with the job's own words ("name: Job: input: rule") when its
+// validate() refuses, so the caller learns which input is wrong.
+template <typename Job>
+void run_or_raise(const Job& job, const std::string& name) {
+  if (const Status valid = job.validate(); !valid) raise(name + ": " + valid.error().message);
+  (void)job.run();
+}
+
 template <typename T>
 T value_or_raise(Result<T> result) {
   if (!result) raise(result.error().message);

@@ -887,7 +887,7 @@ PYBIND11_MODULE(_marrow, m) {
           if (!weights.empty()) {
             const MorphMesh morph_mesh = value_or_raise(MorphMesh::build(sm));
             morphed = MorphedVertices::create(morph_mesh);
-            if (!MorphJob{&morph_mesh, weights, &morphed}.run()) raise("skin: invalid weights");
+            run_or_raise(MorphJob{&morph_mesh, weights, &morphed}, "skin");
             bind = std::span<const Vec3>(morphed.positions).first(sm.vertex_count());
           }
           for (std::size_t v = 0; v < sm.vertex_count(); ++v)
@@ -901,15 +901,14 @@ PYBIND11_MODULE(_marrow, m) {
         if (!compute_skinning_palette(s, in.view, palette)) raise("skin: invalid palette");
         const SkinningOutput output{positions, {}, {}};
         if (weights.empty()) {
-          if (!marrow::skin(prepared, palette, how, output)) raise("skin: invalid input");
+          run_or_raise(SkinningJob{&prepared, how, palette, {}, nullptr, output}, "skin");
           return out;
         }
         // Morph targets first, in the skinning mesh's vertex order, then skinning over them.
         const MorphMesh morph_mesh = value_or_raise(MorphMesh::build(sm, &prepared));
         MorphedVertices morphed = MorphedVertices::create(morph_mesh);
-        if (!MorphJob{&morph_mesh, weights, &morphed}.run()) raise("skin: invalid weights");
-        if (!marrow::skin(prepared, morphed, palette, how, output, 0, prepared.vertex_count()))
-          raise("skin: invalid input");
+        run_or_raise(MorphJob{&morph_mesh, weights, &morphed}, "skin");
+        run_or_raise(SkinningJob{&prepared, how, palette, {}, &morphed, output}, "skin");
         return out;
       },
       py::arg("asset"), py::arg("mesh"), py::arg("model"), py::arg("method") = "linear",

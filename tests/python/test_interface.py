@@ -157,6 +157,9 @@ def test_skin_and_render_mix_morph_targets_in(tmp_path):
     np.testing.assert_array_equal(morphed[still], plain[still])
     with pytest.raises(ValueError):
         marrow.skin(cube, 0, model, morph_weights=np.zeros(5, dtype=np.float32))
+    # A weight that is not a number is refused in the morph job's own words, naming the slot.
+    with pytest.raises(marrow.Error, match=r"skin: MorphJob: weights\[0\]: is not finite"):
+        marrow.skin(cube, 0, model, morph_weights=np.array([np.nan, 0.0], dtype=np.float32))
     # The same picture as the command line's --rest --morph #0=1.
     out = tmp_path / "python.png"
     marrow.render(cube, out, model, morph_weights=np.array([1.0, 0.0], dtype=np.float32))
