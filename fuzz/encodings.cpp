@@ -221,7 +221,8 @@ std::pair<std::string, std::string> obj_and_mtl(const Asset& a, const std::strin
     const marrow::SkinnedMesh& mesh = a.meshes[m];
     obj << "o " << (mesh.name.empty() ? "mesh" : mesh.name) << "\nusemtl material" << m << "\n";
     mtl << "newmtl material" << m << "\nKa 0.1 0.1 0.1\nKd 0.8 0.6 0." << m % 10
-        << "\nKs 0 0 0\nNs 10\nd 1\nillum 2\nmap_Kd texture" << m << ".png\n\n";
+        << "\nKs 0 0 0\nNs 10\nd 1\nillum 2\nPr 0.5\nPm 0." << m % 10 << "\nmap_Kd texture" << m
+        << ".png\n\n";
     for (const auto& p : mesh.positions) obj << "v " << p.x << " " << p.y << " " << p.z << "\n";
     for (const auto& t : mesh.uvs) obj << "vt " << t[0] << " " << 1 - t[1] << "\n";
     for (const auto& n : mesh.normals) obj << "vn " << n.x << " " << n.y << " " << n.z << "\n";

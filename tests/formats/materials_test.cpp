@@ -228,6 +228,72 @@ TEST(Materials, ObjLibrariesGiveColoursMapsAndTheirOptions) {
   EXPECT_EQ(a->meshes.at(0).material, 0);
 }
 
+// The .mtl options -o, -s and -t take one to three numbers, -mm one or two (the MTL format's
+// definition); tinyobjloader reads three (two) and took the file name for the rest, losing the
+// texture without a word. Each short form keeps its texture and reads as the format's defaults
+// fill it (offset and turbulence 0, scale 1).
+TEST(Materials, ObjShortTextureOptionsKeepTheirTextures) {
+  TempDir dir("materials_obj_short");
+  std::ofstream(dir / "tri.obj") << "mtllib tri.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\n"
+                                    "vt 0 0\nvt 1 0\nvt 0 1\nusemtl a\nf 1/1 2/2 3/3\n"
+                                    "usemtl b\nf 1/1 2/2 3/3\n";
+  std::ofstream(dir / "tri.mtl") << "newmtl a\nmap_Kd -s 2 3 paint.png\nmap_Ke -o 0.5 glow.png\n"
+                                    "norm -mm 0.2 -t 1 bumps.png\n"
+                                    "newmtl b\nmap_Kd -clamp on -s 4 2d.png\n";
+  Result<Asset> a = load_asset((dir / "tri.obj").string());
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  ASSERT_EQ(a->materials.size(), 2u);
+  const Material& m = a->materials[0];
+  ASSERT_TRUE(m.base_color.present() && m.emissive.present() && m.normal.present());
+  auto image_path = [&](const TextureRef& t) {
+    return a->images.at(static_cast<std::size_t>(t.image)).path;
+  };
+  EXPECT_EQ(image_path(m.base_color), (dir / "paint.png").string());
+  EXPECT_EQ(image_path(m.emissive), (dir / "glow.png").string());
+  EXPECT_EQ(image_path(m.normal), (dir / "bumps.png").string());
+  ASSERT_TRUE(m.base_color.transform.has_value());
+  EXPECT_EQ(m.base_color.transform->scale, (std::array<float, 2>{2, 3}));
+  EXPECT_EQ(m.base_color.transform->offset, (std::array<float, 2>{0, 0}));
+  ASSERT_TRUE(m.emissive.transform.has_value());
+  EXPECT_EQ(m.emissive.transform->offset, (std::array<float, 2>{0.5f, 0}));
+  EXPECT_EQ(m.emissive.transform->scale, (std::array<float, 2>{1, 1}));
+  const Material& b = a->materials[1];
+  ASSERT_TRUE(b.base_color.present());
+  EXPECT_EQ(image_path(b.base_color), (dir / "2d.png").string());
+  ASSERT_TRUE(b.base_color.transform.has_value());
+  EXPECT_EQ(b.base_color.transform->scale, (std::array<float, 2>{4, 1}));
+  EXPECT_EQ(b.base_color.wrap_u, TextureWrap::kClampToEdge);
+}
+
+// The .mtl PBR extension: a stated Pr/Pm (0 included) is the roughness/metalness, an absent one
+// leaves marrow's non-metal, fully rough default (the parser alone reads absent as 0); a newmtl
+// without a name is no statement (tinyobjloader trims it away), so the Pr after it is the
+// previous material's, as the parser reads it; the extension's other statements and maps are
+// named.
+TEST(Materials, ObjPbrStatementsAreReadWhereStated) {
+  TempDir dir("materials_obj_pbr");
+  std::ofstream(dir / "tri.obj") << "mtllib tri.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+  std::ofstream(dir / "tri.mtl") << "newmtl metal\nKd 1 1 1\nPr 0.25\n  Pm\t0.75\n"
+                                    "newmtl \nPr 0.9\n"
+                                    "newmtl zero\r\nPr 0\r\nPm 0\r\n"
+                                    "newmtl plain\nKd 0.5 0.5 0.5\n# Pr 0.1\nPc 0.5\n"
+                                    "map_Pr rough.png\n";
+  Result<Asset> a = load_asset((dir / "tri.obj").string());
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  ASSERT_EQ(a->materials.size(), 3u);
+  EXPECT_EQ(a->materials[0].name, "metal");
+  EXPECT_EQ(a->materials[0].roughness_factor, 0.9f);
+  EXPECT_EQ(a->materials[0].metallic_factor, 0.75f);
+  EXPECT_EQ(a->materials[1].name, "zero");
+  EXPECT_EQ(a->materials[1].roughness_factor, 0.0f);
+  EXPECT_EQ(a->materials[1].metallic_factor, 0.0f);
+  EXPECT_EQ(a->materials[2].name, "plain");
+  EXPECT_EQ(a->materials[2].roughness_factor, 1.0f);
+  EXPECT_EQ(a->materials[2].metallic_factor, 0.0f);
+  EXPECT_TRUE(has_note(a->warnings, "Pc, map_Pr not kept"))
+      << ::testing::PrintToString(a->warnings);
+}
+
 // SMD names each triangle's material by its texture file (studiomdl's convention).
 TEST(Materials, SmdMaterialsAreTheirTextureFiles) {
   const std::string path = shared_asset("smd/WusonSMD.smd");

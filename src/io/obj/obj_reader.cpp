@@ -6,6 +6,7 @@
 #include <tiny_obj_loader.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -14,7 +15,9 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "common/budget.h"
 #include "common/reader_support.h"
@@ -220,14 +223,99 @@ TextureRef mtl_texture(const std::string& texname, const tinyobj::texture_option
   return ref;
 }
 
+// Whether an .mtl option argument is a number as the parser reads one (sign, digits, point,
+// exponent), so a file name such as "2d.png" is not taken for one.
+bool is_option_number(std::string_view token) {
+  if (!token.empty() && (token[0] == '+' || token[0] == '-')) token.remove_prefix(1);
+  if (token.empty() || !(std::isdigit(static_cast<unsigned char>(token[0])) || token[0] == '.'))
+    return false;
+  double value = 0;
+  const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+  return ec == std::errc() && end == token.data() + token.size();
+}
+
+// The .mtl texture options -o, -s and -t take one to three numbers and -mm one or two, but
+// tinyobjloader always reads three (two for -mm), taking the file name for the missing ones and
+// losing the texture. The missing values are written in with the format's defaults (0 for -o
+// and -t, 1 for -s, contrast 1 for -mm), so the parser reads what the file says.
+std::string complete_texture_options(const std::string& mtl) {
+  static const std::unordered_map<std::string_view, std::vector<std::string_view>> kDefaults = {
+      {"-o", {"0", "0", "0"}},
+      {"-s", {"1", "1", "1"}},
+      {"-t", {"0", "0", "0"}},
+      {"-mm", {"0", "1"}}};
+  std::string out;
+  std::size_t copied = 0;
+  io::LineSplitter lines(mtl);
+  while (const std::optional<io::TextLine> next = lines.next()) {
+    const std::string_view line = next->text;
+    std::vector<std::string_view> words;
+    for (std::size_t at = 0; (at = line.find_first_not_of(" \t", at)) != line.npos;) {
+      const std::size_t end = std::min(line.find_first_of(" \t", at), line.size());
+      words.push_back(line.substr(at, end - at));
+      at = end;
+    }
+    if (words.empty() ||
+        !(words[0].rfind("map_", 0) == 0 || words[0] == "bump" || words[0] == "norm" ||
+          words[0] == "disp" || words[0] == "decal" || words[0] == "refl"))
+      continue;
+    for (std::size_t w = 1; w < words.size(); ++w) {
+      const auto option = kDefaults.find(words[w]);
+      if (option == kDefaults.end()) continue;
+      std::size_t given = 0;
+      while (given < option->second.size() && w + 1 + given < words.size() &&
+             is_option_number(words[w + 1 + given]))
+        ++given;
+      if (given == option->second.size()) continue;
+      const std::string_view last = words[w + given];
+      const std::size_t at = static_cast<std::size_t>(last.data() + last.size() - mtl.data());
+      out.append(mtl, copied, at - copied);
+      for (std::size_t d = given; d < option->second.size(); ++d)
+        out.append(" ").append(option->second[d]);
+      copied = at;
+      w += given;
+    }
+  }
+  return out.append(mtl, copied, mtl.npos);
+}
+
+// The statements of the .mtl PBR extension (Pr, Pm and the ones marrow has no place for) that
+// each material states, in the order the parser lists them.
+// The parser reads an absent Pr or Pm as 0, which is a value, so presence comes from the text.
+std::vector<std::set<std::string>> pbr_statements(const std::string& mtl) {
+  static const std::set<std::string_view> kWords = {"Pr",  "Pm",    "Ps",    "Pc",
+                                                    "Pcr", "aniso", "anisor"};
+  std::vector<std::set<std::string>> found;
+  bool named = false;
+  io::LineSplitter lines(mtl);
+  while (const std::optional<io::TextLine> next = lines.next()) {
+    std::string_view line = next->text;
+    line.remove_prefix(std::min(line.find_first_not_of(" \t"), line.size()));
+    const std::string_view word = line.substr(0, line.find_first_of(" \t"));
+    if (word == "newmtl") {
+      // The parser trims the line, so a newmtl without a name is no statement at all.
+      if (line.find_first_not_of(" \t", word.size()) == std::string_view::npos) continue;
+      named = true;
+      found.emplace_back();
+    } else if (named && kWords.count(word) != 0 && word.size() < line.size()) {
+      found.back().emplace(word);
+    }
+  }
+  return found;
+}
+
 // OBJ materials as marrow keeps them: Kd as the base colour, d below 1 as blending, Ke as the
-// emissive colour; map_Kd, map_Ke and norm (else map_Bump, which exporters such as Blender use
-// for normal maps) as the base-colour, emissive and normal textures, beside the .mtl. What else
-// a library holds (specular, ambient, alpha and other maps) is named in one note.
-void add_materials(const std::vector<tinyobj::material_t>& materials, const std::string& mtl_path,
-                   Asset& asset) {
+// emissive colour, Pr and Pm (where stated) as roughness and metalness; map_Kd, map_Ke and norm
+// (else map_Bump, which exporters such as Blender use for normal maps) as the base-colour,
+// emissive and normal textures, beside the .mtl. What else a library holds (specular, ambient,
+// alpha, roughness and other maps; sheen, clearcoat, anisotropy) is named in one note.
+void add_materials(const std::vector<tinyobj::material_t>& materials, const std::string& mtl_text,
+                   const std::string& mtl_path, Asset& asset) {
   std::set<std::string> not_kept;
-  for (const tinyobj::material_t& m : materials) {
+  std::vector<std::set<std::string>> stated = pbr_statements(mtl_text);
+  if (stated.size() != materials.size()) stated.assign(materials.size(), {});
+  for (std::size_t i = 0; i < materials.size(); ++i) {
+    const tinyobj::material_t& m = materials[i];
     Material material;
     material.name = m.name;
     const std::string what = mtl_path + ": material " + io::quote_token(m.name);
@@ -240,6 +328,10 @@ void add_materials(const std::vector<tinyobj::material_t>& materials, const std:
     if (d < 1) material.alpha_mode = AlphaMode::kBlend;
     for (int c = 0; c < 3; ++c)
       material.emissive_factor[c] = std::isfinite(m.emission[c]) ? unit(m.emission[c]) : 0.0f;
+    if (stated[i].count("Pr") != 0) material.roughness_factor = unit(m.roughness);
+    if (stated[i].count("Pm") != 0) material.metallic_factor = unit(m.metallic);
+    for (const std::string& word : stated[i])
+      if (word != "Pr" && word != "Pm") not_kept.insert(word);
     material.base_color = mtl_texture(m.diffuse_texname, m.diffuse_texopt, mtl_path, what, asset);
     material.emissive = mtl_texture(m.emissive_texname, m.emissive_texopt, mtl_path, what, asset);
     if (material.emissive.present() && material.emissive_factor == std::array<float, 3>{0, 0, 0})
@@ -253,7 +345,10 @@ void add_materials(const std::vector<tinyobj::material_t>& materials, const std:
         {"map_Ns", &m.specular_highlight_texname},
         {"map_d", &m.alpha_texname},
         {"disp", &m.displacement_texname},
-        {"refl", &m.reflection_texname}};
+        {"refl", &m.reflection_texname},
+        {"map_Pr", &m.roughness_texname},
+        {"map_Pm", &m.metallic_texname},
+        {"map_Ps", &m.sheen_texname}};
     for (const auto& [key, texname] : others)
       if (!texname->empty()) not_kept.insert(key);
     asset.materials.push_back(std::move(material));
@@ -261,13 +356,15 @@ void add_materials(const std::vector<tinyobj::material_t>& materials, const std:
   if (!not_kept.empty()) {
     std::string keys;
     for (const std::string& k : not_kept) keys += (keys.empty() ? "" : ", ") + k;
-    asset.warnings.push_back(mtl_path + ": " + keys +
-                             " not kept (marrow keeps map_Kd, map_Ke and the normal map)");
+    asset.warnings.push_back(
+        mtl_path + ": " + keys +
+        " not kept (marrow keeps Kd, d, Ke, Pr, Pm, map_Kd, map_Ke and the normal map)");
   }
 }
 
 Result<Asset> build(const tinyobj::ObjReader& reader, const std::string& name,
-                    const std::string& mtl_path, io::DocumentBudget& budget) {
+                    const std::string& mtl_text, const std::string& mtl_path,
+                    io::DocumentBudget& budget) {
   Asset asset;
   asset.source = name;
   const JointDesc root{root_name(name), -1, Transform::identity()};
@@ -276,7 +373,7 @@ Result<Asset> build(const tinyobj::ObjReader& reader, const std::string& name,
   asset.skeleton = std::move(skeleton).value();
   asset.source_index = {-1};
   add_lines_as_warnings(reader.Warning(), name, asset);
-  add_materials(reader.GetMaterials(), mtl_path, asset);
+  add_materials(reader.GetMaterials(), mtl_text, mtl_path, asset);
 
   const tinyobj::attrib_t& attrib = reader.GetAttrib();
   // What prevalidate() cannot foresee of the parser's arithmetic, checked on what it produced.
@@ -395,13 +492,13 @@ Result<Asset> parse(const std::string& text, const std::string& name) {
   std::vector<std::string> mtl_warnings;
   const std::string mtl = material_library(text, std::filesystem::path(name).parent_path().string(),
                                            name, mtl_path, mtl_warnings);
-  const bool ok = reader.ParseFromString(text, mtl, config);
+  const bool ok = reader.ParseFromString(text, complete_texture_options(mtl), config);
   if (!ok || !reader.Error().empty()) {
     std::string err = reader.Error();
     while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
     return Error{name + ": " + (err.empty() ? std::string("cannot parse") : err)};
   }
-  Result<Asset> asset = build(reader, name, mtl_path, budget);
+  Result<Asset> asset = build(reader, name, mtl, mtl_path, budget);
   if (asset)
     asset->warnings.insert(asset->warnings.end(), mtl_warnings.begin(), mtl_warnings.end());
   return asset;
