@@ -39,7 +39,7 @@ DEB_PACKAGES := $(DEMO_PACKAGES) git libgtest-dev libgmock-dev \
   python3-dev pybind11-dev python3-numpy python3-pytest mypy \
   clang-14 libclang-rt-14-dev llvm-14 lld-14 lld doxygen
 
-.PHONY: all deps deps-demo configure configure-cli build build-cli test test-release configure-asan test-asan test-tsan fuzz fuzz-build \
+.PHONY: check-headers all deps deps-demo configure configure-cli build build-cli test test-release configure-asan test-asan test-tsan fuzz fuzz-build \
   fuzz-report demo bench soak format format-check clean install docs
 
 # `make build` also builds the Python module into build/python: PYTHONPATH=build/python python3
@@ -149,6 +149,10 @@ soak: build
 docs: deps
 	@(cat docs/Doxyfile; echo OUTPUT_DIRECTORY=$(BUILD_DIR)/docs) | doxygen -
 	@echo "API reference: $(BUILD_DIR)/docs/html/index.html"
+
+# Each public header compiles alone (scripts/check_headers.sh); .ci/run runs it after make test.
+check-headers: configure
+	@$(TIMED) "check headers" env JOBS=$(JOBS) scripts/check_headers.sh $(BUILD_DIR)
 
 format:
 	@git ls-files '*.h' '*.cpp' | xargs clang-format -i

@@ -7,6 +7,8 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "marrow/io/asset.h"
+
 namespace marrow::render {
 
 namespace {

@@ -12,10 +12,15 @@
 #include <vector>
 
 #include "marrow/base/error.h"
-#include "marrow/io/asset.h"
+#include "marrow/io/material.h"
 #include "marrow/render/rasterizer.h"
+#include "marrow/skeleton/skeleton.h"
 #include "marrow/skin/morph.h"
 #include "marrow/skin/skinning.h"
+
+namespace marrow {
+struct Asset;
+}
 
 namespace marrow::render {
 
