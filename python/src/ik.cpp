@@ -42,7 +42,7 @@ bool run_ik(Job& job, const Skeleton& skeleton, py::array& local, const char* na
   const std::size_t n = skeleton.size();
   std::span<Transform> pose = pose_out(local, "local", n);
   std::vector<Mat4> model(n);
-  if (!local_to_model(skeleton, pose, model)) raise(std::string(name) + ": invalid local pose");
+  run_or_raise(LocalToModelJob{.skeleton = &skeleton, .local = pose, .model = model}, name);
   bool reached = false;
   job.skeleton = &skeleton;
   job.model = model;
@@ -146,7 +146,7 @@ py::tuple plant_feet(const SkeletonRef& skeleton, py::array local, const py::obj
     resolved.push_back(leg_of(s, legs[i], "legs[" + std::to_string(i) + "]", ground_height));
   }
   std::vector<Mat4> model(n);
-  if (!local_to_model(s, pose, model)) raise("plant_feet: invalid local pose");
+  run_or_raise(LocalToModelJob{.skeleton = &s, .local = pose, .model = model}, "plant_feet");
   FootPlantingJob job;
   job.skeleton = &s;
   job.pelvis = joint_of(s, pelvis, "pelvis");

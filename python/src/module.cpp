@@ -711,14 +711,18 @@ PYBIND11_MODULE(_marrow, m) {
           const auto frames = static_cast<std::size_t>(poses.shape(0));
           py::array_t<float> storage({static_cast<py::ssize_t>(frames * n * 16)});
           Mat4* data = reinterpret_cast<Mat4*>(storage.mutable_data());
-          bool ok = true;
+          const auto* in = reinterpret_cast<const Transform*>(poses.data());
+          LocalToModelJob job{.skeleton = &skeleton.get(), .local = {in, n}, .model = {data, n}};
+          // Every frame has the same shapes, which is all the job checks: the first speaks for all.
+          if (frames > 0) run_or_raise(job, "local_to_model");
           {
             py::gil_scoped_release unlocked;
-            const auto* in = reinterpret_cast<const Transform*>(poses.data());
-            for (std::size_t f = 0; f < frames && ok; ++f)
-              ok = local_to_model(skeleton.get(), {in + f * n, n}, {data + f * n, n});
+            for (std::size_t f = 1; f < frames; ++f) {
+              job.local = {in + f * n, n};
+              job.model = {data + f * n, n};
+              (void)job.run();
+            }
           }
-          if (!ok) raise("local_to_model: invalid input");
           return py::array(
               py::dtype::of<float>(),
               {static_cast<py::ssize_t>(frames), static_cast<py::ssize_t>(n), py::ssize_t{4},
@@ -741,7 +745,11 @@ PYBIND11_MODULE(_marrow, m) {
             throw py::value_error("out: expected a writeable array made by local_to_model");
           model = {const_cast<Mat4*>(in.view.data()), n};
         }
-        if (!local_to_model(skeleton.get(), pose, model)) raise("local_to_model: invalid input");
+        LocalToModelJob job;
+        job.skeleton = &skeleton.get();
+        job.local = pose;
+        job.model = model;
+        run_or_raise(job, "local_to_model");
         return result;
       },
       py::arg("skeleton"), py::arg("local"), py::arg("out") = py::none(),
@@ -783,7 +791,7 @@ PYBIND11_MODULE(_marrow, m) {
         job.additives = add;
         job.threshold = threshold;
         job.output = pose_out(result, "out", n);
-        if (!job.run()) raise("blend: the job's input is invalid");
+        run_or_raise(job, "blend");
         return result;
       },
       py::arg("skeleton"), py::arg("layers") = std::vector<Layer>{},
@@ -797,9 +805,9 @@ PYBIND11_MODULE(_marrow, m) {
       [](const SkeletonRef& skeleton, const py::object& reference, const py::object& pose) {
         const std::size_t n = skeleton.get().size();
         py::array result = new_pose(n);
-        if (!make_additive_pose(pose_in(reference, "reference", n), pose_in(pose, "pose", n),
-                                pose_out(result, "out", n)))
-          raise("make_additive: invalid input");
+        // pose_in has checked both shapes, which is all make_additive_pose refuses.
+        (void)make_additive_pose(pose_in(reference, "reference", n), pose_in(pose, "pose", n),
+                                 pose_out(result, "out", n));
         return result;
       },
       py::arg("skeleton"), py::arg("reference"), py::arg("pose"),
@@ -835,7 +843,7 @@ PYBIND11_MODULE(_marrow, m) {
         job.skeleton = &skeleton.get();
         job.forces = forced;
         job.pose = target;
-        if (!job.run()) raise("force: the job's input is invalid");
+        run_or_raise(job, "force");
         return pose;
       },
       py::arg("skeleton"), py::arg("pose"), py::arg("forces"),
@@ -898,7 +906,8 @@ PYBIND11_MODULE(_marrow, m) {
         SkinningMesh prepared = value_or_raise(
             SkinningMesh::build(sm, s.joints.size(), 0, UnweightedVertices::kKeepBindPosition));
         std::vector<Mat4> palette(s.joints.size());
-        if (!compute_skinning_palette(s, in.view, palette)) raise("skin: invalid palette");
+        if (!compute_skinning_palette(s, in.view, palette))
+          raise("skin: the skin names a joint the model matrices do not hold");
         const SkinningOutput output{positions, {}, {}};
         if (weights.empty()) {
           run_or_raise(SkinningJob{&prepared, how, palette, {}, nullptr, output}, "skin");

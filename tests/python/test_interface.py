@@ -129,6 +129,19 @@ def test_sampling_and_the_hierarchy_over_an_array_of_times(soldier_path):
         marrow.sample(asset, "Walk", np.array([0.0, np.nan], dtype=np.float32))
 
 
+def test_pose_jobs_refuse_in_the_jobs_own_words(soldier_path):
+    asset = marrow.load(soldier_path)
+    sk = asset.skeleton
+    walk = marrow.sample(asset, "Walk", 0.3)
+    bad = walk[3].copy()
+    bad[3:7] = np.nan  # a rotation that is not finite
+    with pytest.raises(marrow.Error, match=r"force: ForceJob: forces\[0\]\.transform: is not finite"):
+        marrow.force(sk, walk.copy(), [(3, bad, "local", 1.0)])
+    # No frames: nothing to check and nothing to compute.
+    empty = marrow.local_to_model(sk, np.zeros((0, len(sk), 10), dtype=np.float32))
+    assert empty.shape == (0, len(sk), 4, 4)
+
+
 def test_a_players_info_names_its_clip_or_its_blend_space(soldier_path):
     asset = marrow.load(soldier_path)
     clip_set = marrow.ClipSet(asset, blend_spaces_1d={"move": [("Walk", 1.0), ("Run", 2.0)]})
