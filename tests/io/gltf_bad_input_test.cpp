@@ -147,6 +147,59 @@ TEST(GltfBadInput, DocumentLevel) {
   });
 }
 
+// The specification: a loader must refuse a file that requires an extension it does not
+// support. Read without it, a Draco file's meshes are accessors without bufferViews, that is
+// zeros: a file marrow loaded silently as a mesh collapsed to a point. Image formats only cost a
+// texture its image; extensions used but not required are named.
+TEST(GltfBadInput, RequiredExtensionsMarrowDoesNotReadAreRefused) {
+  run_cases({
+      {"Draco",
+       [](Builder& b) {
+         b.doc["extensionsUsed"] = {"KHR_draco_mesh_compression"};
+         b.doc["extensionsRequired"] = {"KHR_draco_mesh_compression"};
+         b.doc["accessors"][kPos].erase("bufferView");
+       },
+       {"requires the extension KHR_draco_mesh_compression (Draco-compressed meshes)",
+        "does not read"}},
+      {"meshopt",
+       [](Builder& b) { b.doc["extensionsRequired"] = {"EXT_meshopt_compression"}; },
+       {"EXT_meshopt_compression (meshoptimizer-compressed buffers)"}},
+      {"one unknown among known",
+       [](Builder& b) {
+         b.doc["extensionsRequired"] = {"KHR_texture_transform", "EXT_future_thing"};
+       },
+       {"requires the extension EXT_future_thing,"}},
+      {"not a list",
+       [](Builder& b) { b.doc["extensionsRequired"] = "KHR_draco_mesh_compression"; },
+       {"extensionsRequired must be an array of names"}},
+      {"a name that is not a string",
+       [](Builder& b) {
+         b.doc["extensionsUsed"] = {"KHR_texture_transform", 7};
+       },
+       {"extensionsUsed[1] must be a name"}},
+  });
+  Builder read = base();
+  read.doc["extensionsRequired"] = {"KHR_texture_transform", "KHR_mesh_quantization"};
+  EXPECT_TRUE(load(read.gltf_text()).warnings.empty());
+
+  Builder webp = base();
+  webp.doc["extensionsRequired"] = {"EXT_texture_webp"};
+  const Asset with_webp = load(webp.gltf_text());
+  ASSERT_EQ(with_webp.warnings.size(), 1u);
+  EXPECT_NE(with_webp.warnings[0].find("requires EXT_texture_webp, an image format"),
+            std::string::npos)
+      << with_webp.warnings[0];
+
+  Builder used = base();
+  used.doc["extensionsUsed"] = {"KHR_materials_specular", "KHR_texture_transform",
+                                "EXT_mesh_gpu_instancing", "KHR_lights_punctual"};
+  const Asset with_used = load(used.gltf_text());
+  ASSERT_EQ(with_used.warnings.size(), 1u);
+  EXPECT_EQ(with_used.warnings[0],
+            "uses EXT_mesh_gpu_instancing (instanced meshes), KHR_lights_punctual, which marrow "
+            "does not read: what it adds is left out");
+}
+
 TEST(GltfBadInput, GlbContainer) {
   const Bytes good = base().glb_bytes();
   load_glb(good);

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <string_view>
+#include <vector>
 
 #include "accessors.h"
 #include "common/json_depth.h"
@@ -671,6 +673,69 @@ std::size_t json_error_byte(std::span<const std::uint8_t> json) {
   return locator.byte;
 }
 
+// The extensions marrow reads (KHR_mesh_quantization's integer attributes are read as the core
+// types are); the material ones it does not are named material by material (materials.cpp).
+bool reads_extension(std::string_view extension) {
+  return extension == "KHR_texture_transform" || extension == "KHR_materials_emissive_strength" ||
+         extension == "KHR_materials_unlit" || extension == "KHR_mesh_quantization";
+}
+
+// An image format marrow does not decode: without it a texture only loses its image.
+bool is_image_format_extension(std::string_view extension) {
+  return extension == "KHR_texture_basisu" || extension == "EXT_texture_webp" ||
+         extension == "EXT_texture_avif";
+}
+
+// What an extension holds, for the errors of the ones that change what a file means.
+std::string extension_content(std::string_view extension) {
+  if (extension == "KHR_draco_mesh_compression") return " (Draco-compressed meshes)";
+  if (extension == "EXT_meshopt_compression" || extension == "KHR_meshopt_compression")
+    return " (meshoptimizer-compressed buffers)";
+  if (extension == "EXT_mesh_gpu_instancing") return " (instanced meshes)";
+  return "";
+}
+
+std::vector<std::string> extension_names(const Document& doc, const char* member) {
+  std::vector<std::string> names;
+  const Json* list = gltf::find_member(doc.json, member);
+  if (list == nullptr) return names;
+  if (!list->is_array()) fail(doc.name, std::string(member) + " must be an array of names");
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    if (!(*list)[i].is_string()) fail(doc.name, path(member, i) + " must be a name");
+    names.push_back((*list)[i].get<std::string>());
+  }
+  return names;
+}
+
+// A file that requires an extension marrow does not read is refused, as the specification asks
+// of a loader: read without it, a Draco or meshopt file gives zeros or noise for its meshes,
+// which nothing downstream could tell from a real shape. Image formats are the exception (a
+// texture only loses its image, named). Extensions used but not required are named.
+void check_extensions(const Document& doc, Asset& asset) {
+  const std::vector<std::string> required = extension_names(doc, "extensionsRequired");
+  for (const std::string& extension : required) {
+    if (reads_extension(extension)) continue;
+    if (is_image_format_extension(extension)) {
+      asset.warnings.push_back("requires " + extension +
+                               ", an image format marrow does not decode: textures with no "
+                               "other image are drawn without one");
+      continue;
+    }
+    fail(doc.name, "requires the extension " + extension + extension_content(extension) +
+                       ", which marrow does not read; export the file without it");
+  }
+  std::string unread;
+  for (const std::string& extension : extension_names(doc, "extensionsUsed")) {
+    if (reads_extension(extension) || extension.starts_with("KHR_materials_") ||
+        std::find(required.begin(), required.end(), extension) != required.end())
+      continue;
+    unread += (unread.empty() ? "" : ", ") + extension + extension_content(extension);
+  }
+  if (!unread.empty())
+    asset.warnings.push_back("uses " + unread +
+                             ", which marrow does not read: what it adds is left out");
+}
+
 Asset read_document(std::span<const std::uint8_t> bytes, const std::string& name,
                     const std::string& base_dir) {
   Document doc;
@@ -720,14 +785,14 @@ Asset read_document(std::span<const std::uint8_t> bytes, const std::string& name
   if (version->get<std::string>().rfind("2.", 0) != 0) {
     fail(name, "asset.version is " + gltf::brief(*version) + "; only glTF 2.x is supported");
   }
-  gltf::load_buffers(doc, has_bin ? &bin : nullptr);
-
   Asset asset;
   asset.source = name;
   if (json_named_glb)
     asset.warnings.push_back(
         "its content is glTF JSON, not the binary glTF (GLB) its '.glb' "
         "name says: read as JSON");
+  check_extensions(doc, asset);
+  gltf::load_buffers(doc, has_bin ? &bin : nullptr);
   const NodeTable nodes = read_nodes(doc, asset);
   std::vector<JointIndex> joint_of_node;
   Result<Skeleton> skeleton = Skeleton::build(nodes.joints, name + ": nodes", &joint_of_node);
