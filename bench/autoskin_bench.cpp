@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "../tests/autoskin/test_meshes.h"
+#include "../tests/skin/autoskin/test_meshes.h"
 #include "marrow/io/asset.h"
 #include "marrow/skin/autoskin.h"
 

@@ -226,7 +226,7 @@ def main():
             if left_out and not results:
                 verdict = "kept; " + "; ".join(sorted(left_out))
             rows.append((name, kept, verdict, "; ".join(sorted(notes))))
-        report = validate(pathlib.Path(args.npm), root / "tests/formats/validate_gltf.js", written)
+        report = validate(pathlib.Path(args.npm), root / "tests/io/export/validate_gltf.js", written)
     print("| source | materials / images (sha-256) | .glb, .gltf, .marrow read back | notes |")
     print("|---|---|---|---|")
     for row in rows:

@@ -9,9 +9,9 @@
 
 #include <random>
 
-#include "../simd/simd_test_util.h"
 #include "control_test_util.h"
 #include "marrow/control/inertialization.h"
+#include "simd_test_util.h"
 
 namespace marrow::test {
 namespace {

@@ -6,9 +6,9 @@
 
 #include <random>
 
-#include "../simd/simd_test_util.h"
 #include "job_checks.h"
 #include "marrow/skin/morph.h"
+#include "simd_test_util.h"
 #include "skin_test_util.h"
 
 namespace marrow {

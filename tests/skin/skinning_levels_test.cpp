@@ -8,8 +8,8 @@
 #include <cstring>
 #include <random>
 
-#include "../simd/simd_test_util.h"
 #include "marrow/skin/skinning.h"
+#include "simd_test_util.h"
 #include "skin_test_util.h"
 #include "thread_pool.h"
 

@@ -160,7 +160,7 @@ namespace {
 // exact sampler, over the joints ozz has.
 
 // Every key of the exact clip, three times inside each key interval, 400 random times, both ends
-// (as tests/simd/compiled_clip_test.cpp checks), thinned to at most ~3000.
+// (as tests/clip/compiled/compiled_clip_test.cpp checks), thinned to at most ~3000.
 std::vector<float> check_times(const Clip& clip) {
   const float d = clip.duration();
   std::vector<float> times{0.0f, d, d * (1 - 1e-5f), d * 1e-5f, d * 0.5f};

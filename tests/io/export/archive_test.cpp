@@ -50,11 +50,11 @@ TEST(Archive, KeepsMorphTargetsAndWeightTracks) {
   expect_archive_round_trip(shared_asset("gltf/morph/MorphPrimitivesTest.gltf"));
 }
 
-// tests/formats/data/archive_v1.marrow was written by the archive code of format version 1
+// tests/io/export/data/archive_v1.marrow was written by the archive code of format version 1
 // (before morph targets) from archive_v1_source.gltf beside it: it must still load, and hold
 // what the source holds.
 TEST(Archive, VersionOneArchivesStillLoad) {
-  const std::string dir = std::string(MARROW_SOURCE_DIR) + "/tests/formats/data/";
+  const std::string dir = std::string(MARROW_SOURCE_DIR) + "/tests/io/export/data/";
   const Bytes bytes = read_file(dir + "archive_v1.marrow");
   ASSERT_GT(bytes.size(), 32u);
   ASSERT_EQ(bytes[8], 1);  // the version field
@@ -68,10 +68,10 @@ TEST(Archive, VersionOneArchivesStillLoad) {
   EXPECT_EQ(old->clips[0].events().size(), 1u);
 }
 
-// tests/formats/data/archive_v2.marrow was written by the archive code of format version 2
+// tests/io/export/data/archive_v2.marrow was written by the archive code of format version 2
 // (morph targets, before compiled clips) from archive_v2_source.gltf beside it.
 TEST(Archive, VersionTwoArchivesStillLoad) {
-  const std::string dir = std::string(MARROW_SOURCE_DIR) + "/tests/formats/data/";
+  const std::string dir = std::string(MARROW_SOURCE_DIR) + "/tests/io/export/data/";
   const Bytes bytes = read_file(dir + "archive_v2.marrow");
   ASSERT_GT(bytes.size(), 32u);
   ASSERT_EQ(bytes[8], 2);  // the version field

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "../common/whole_file.h"
+#include "../../common/whole_file.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/pose_dump.h"
 

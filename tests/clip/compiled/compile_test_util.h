@@ -23,7 +23,7 @@ using namespace marrow_test;
 // Always present: a hand-written glTF (STEP translation, LINEAR rotation, CUBICSPLINE scale, a
 // morph weights channel, an event) kept with the archive tests.
 inline std::string fixture() {
-  return std::string(MARROW_SOURCE_DIR) + "/tests/formats/data/archive_v2_source.gltf";
+  return std::string(MARROW_SOURCE_DIR) + "/tests/io/export/data/archive_v2_source.gltf";
 }
 inline std::string shared_asset(const std::string& relative) {
   return std::string(MARROW_SHARED_DIR) + "/assets/" + relative;

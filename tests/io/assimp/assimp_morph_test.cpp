@@ -1,4 +1,4 @@
-// FBX blend shapes through assimp, on a hand-written ASCII FBX (tests/assimp/data): the shapes
+// FBX blend shapes through assimp, on a hand-written ASCII FBX (tests/io/assimp/data): the shapes
 // become sparse morph targets with their channel names, DeformPercent curves become weight
 // tracks (percent / 100), and all of it survives the archive (the form an isolated FBX import
 // ships its asset in).
@@ -12,7 +12,7 @@ namespace marrow {
 namespace {
 
 const std::string kQuad =
-    std::string(MARROW_SOURCE_DIR) + "/tests/assimp/data/blend_shape_quad.fbx";
+    std::string(MARROW_SOURCE_DIR) + "/tests/io/assimp/data/blend_shape_quad.fbx";
 
 std::vector<float> weights_at(const Asset& a, float t) {
   const MorphLayout layout = MorphLayout::build(a.meshes);
