@@ -543,8 +543,11 @@ PYBIND11_MODULE(_marrow, m) {
           const CompiledClipReport& r = made[i]->report();
           py::dict d;
           d["clip"] = asset->clips[chosen[i]].name();
+          const std::size_t raw = raw_sample_bytes(asset->clips[chosen[i]], asset->skeleton.size());
+          d["raw_bytes"] = raw;
           d["exact_bytes"] = r.exact_bytes;
           d["compiled_bytes"] = made[i]->size_bytes();
+          d["raw_ratio"] = static_cast<double>(raw) / static_cast<double>(made[i]->size_bytes());
           d["ratio"] =
               static_cast<double>(r.exact_bytes) / static_cast<double>(made[i]->size_bytes());
           d["error_bound"] = r.bound;

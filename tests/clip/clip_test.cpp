@@ -8,6 +8,7 @@
 
 #include "marrow/clip/clip.h"
 #include "marrow/clip/clip_builder.h"
+#include "marrow/clip/compiled_clip.h"
 
 namespace marrow {
 namespace {
@@ -326,6 +327,30 @@ TEST(RescaleClipTime, ScalesTimesAndDividesTangents) {
   EXPECT_EQ(slow->track_joint_names()[1], "j1");
   EXPECT_FALSE(rescale_clip_time(*clip, 0, 1200, "walk.x").ok());
   EXPECT_FALSE(rescale_clip_time(*clip, kNaN, 1200, "walk.x").ok());
+}
+
+// Raw float samples, ACL's measure, by hand: the fastest track has 11 keys over 1 s (10 per
+// second), so a 1 s clip is 11 samples of 10 floats for each of the skeleton's 3 joints:
+// 3 × 11 × 40 = 1,320 bytes, whatever the slower track and the joints without tracks. A clip
+// without two keys on any track is one sample.
+TEST(ClipBuilder, RawSampleBytesCountEveryJointAtTheFastestKeyRate) {
+  ClipBuilder b("c");
+  Floats fast_times, fast_values;
+  for (int k = 0; k <= 10; ++k) {
+    fast_times.push_back(0.1f * static_cast<float>(k));
+    fast_values.insert(fast_values.end(), {0, 0, static_cast<float>(k)});
+  }
+  ASSERT_TRUE(add_translation(b, 0, fast_times, fast_values).ok());
+  ASSERT_TRUE(add_translation(b, 1, {0, 0.5f, 1}, Floats(9, 1)).ok());
+  const auto clip = b.build(3, "c.gltf");
+  ASSERT_TRUE(clip.ok()) << clip.error().message;
+  EXPECT_EQ(raw_sample_bytes(*clip, 3), 1320u);
+
+  ClipBuilder still("still");
+  ASSERT_TRUE(add_translation(still, 2, {0}, {1, 2, 3}).ok());
+  const auto one = still.build(3, "c.gltf");
+  ASSERT_TRUE(one.ok()) << one.error().message;
+  EXPECT_EQ(raw_sample_bytes(*one, 3), 120u);
 }
 
 }  // namespace

@@ -250,6 +250,8 @@ def test_compile_reports_what_the_command_line_reports_and_saves(soldier_path, t
         assert cli.returncode == 0, cli.stderr
         same = json.loads(cli.stdout)["clips"][0]
         assert same["compiled_bytes"] == walk["compiled_bytes"]
+        assert same["raw_bytes"] == walk["raw_bytes"]
+        assert walk["raw_ratio"] == pytest.approx(walk["raw_bytes"] / walk["compiled_bytes"])
         assert same["compiler_max_error"] == pytest.approx(walk["max_error"], rel=1e-6)
     out = tmp_path / "soldier.marrow"
     asset.save(out)

@@ -86,6 +86,12 @@ struct CompiledClipReport {
   std::size_t exact_bytes = 0;  ///< the exact clip's keys, values and tracks
 };
 
+/// A clip as raw float samples, the measure compression ratios are usually quoted against (ACL's
+/// among them): `joint_count` joints × every sample at the clip's fastest key rate
+/// (duration × rate + 1, rounded; one sample for a clip without two keys on a track) × 10 floats
+/// (rotation 4, translation 3, scale 3).
+std::size_t raw_sample_bytes(const Clip& clip, std::size_t joint_count);
+
 /// The serialized form (the .marrow archive stores it as is). Field meanings are in
 /// docs/formats_archive.md; CompiledClip::from_data validates all of it.
 struct CompiledClipData {

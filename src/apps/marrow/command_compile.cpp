@@ -1,12 +1,14 @@
 // `marrow compile FILE [--error MM] [--distance CM] [--absolute] [--clip NAME]... [--out F.marrow]
-// [--format text|json]`: compiles every clip (clip/compiled_clip.h), measures each against the
-// exact sampler itself (compiled_clips.h) and reports sizes, ratio and the largest error; with
+// [--format text|json] [--metric marrow|acl]`: compiles every clip (clip/compiled_clip.h),
+// measures each against the exact sampler itself (compiled_clips.h) and reports sizes, ratios
+// (to raw float samples and to the exact clip) and the largest error; with
 // --out, writes an archive holding the compiled clips beside the exact ones. A clip measured
 // over its bound is an error and nothing is written.
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "commands.h"
@@ -23,15 +25,26 @@ struct CompileCommandOptions {
   std::vector<std::string> clips;
   std::string out;
   std::string format = "text";
+  std::string metric = "marrow";
   BoundOptions bound;
   LoadOptions load;
 };
 
 struct ClipResult {
   std::size_t index = 0;
+  std::size_t raw_bytes = 0;  // the exact clip as raw float samples (raw_sample_bytes)
   CompiledClip compiled;
   MeasuredError measured;
+  std::optional<MeasuredError> acl;  // with --metric acl: vertices at ACL's shell distance
 };
+
+// ACL's default error metric: vertices 3 cm from each joint (its shell distance), here on the
+// character scaled to 1.8 m like marrow's own options, so files in any unit compare alike.
+constexpr float kAclShellCmAtHumanScale = 3.0f;
+
+float acl_shell(const CompiledClipReport& report) {
+  return kAclShellCmAtHumanScale / 180.0f * report.extent;
+}
 
 std::string bytes_text(std::size_t bytes) {
   std::ostringstream s;
@@ -63,6 +76,12 @@ double ratio(const ClipResult& r) {
   return compiled > 0 ? static_cast<double>(r.compiled.report().exact_bytes) / compiled : 0.0;
 }
 
+// Against raw float samples, the ratio ACL and most compression reports quote.
+double raw_ratio(const ClipResult& r) {
+  const std::size_t compiled = r.compiled.size_bytes();
+  return compiled > 0 ? static_cast<double>(r.raw_bytes) / compiled : 0.0;
+}
+
 void print_text(const Asset& asset, const std::vector<ClipResult>& results,
                 const std::string& out) {
   const CompiledClipReport& first = results.front().compiled.report();
@@ -71,17 +90,31 @@ void print_text(const Asset& asset, const std::vector<ClipResult>& results,
   std::size_t width = 4;
   for (const ClipResult& r : results) width = std::max(width, r.compiled.name().size());
   std::cout << std::left << std::setw(static_cast<int>(width) + 2) << "clip" << std::right
-            << std::setw(11) << "exact" << std::setw(11) << "compiled" << std::setw(8) << "ratio"
+            << std::setw(11) << "raw" << std::setw(11) << "exact" << std::setw(11) << "compiled"
+            << std::setw(8) << "raw:c" << std::setw(8) << "ratio"
             << "  max error (measured against the exact clip)\n";
   for (const ClipResult& r : results) {
     const CompiledClipReport& rep = r.compiled.report();
     std::cout << std::left << std::setw(static_cast<int>(width) + 2) << r.compiled.name()
-              << std::right << std::setw(11) << bytes_text(rep.exact_bytes) << std::setw(11)
-              << bytes_text(r.compiled.size_bytes()) << std::setw(7) << fixed(ratio(r), 2) << "x"
+              << std::right << std::setw(11) << bytes_text(r.raw_bytes) << std::setw(11)
+              << bytes_text(rep.exact_bytes) << std::setw(11) << bytes_text(r.compiled.size_bytes())
+              << std::setw(7) << fixed(raw_ratio(r), 1) << "x" << std::setw(7) << fixed(ratio(r), 2)
+              << "x"
               << "  " << fixed(millimetres_at_human_scale(r.measured.max_error, rep.extent), 4)
               << " mm at 1.8 m (" << r.measured.max_error << " model units) at "
               << fixed(r.measured.time, 3) << " s, '" << asset.skeleton.name(r.measured.joint)
               << "', over " << r.measured.times << " times\n";
+  }
+  if (results.front().acl) {
+    std::cout << "ACL's metric (vertices " << fixed(kAclShellCmAtHumanScale, 0)
+              << " cm from each joint at 1.8 m; ACL's default precision is 0.01 cm):\n";
+    for (const ClipResult& r : results) {
+      const float cm = millimetres_at_human_scale(r.acl->max_error, first.extent) / 10;
+      std::cout << "  " << std::left << std::setw(static_cast<int>(width)) << r.compiled.name()
+                << std::right << "  " << fixed(cm, 4) << " cm at 1.8 m (" << r.acl->max_error
+                << " model units) at " << fixed(r.acl->time, 3) << " s, '"
+                << asset.skeleton.name(r.acl->joint) << "'\n";
+    }
   }
   if (!out.empty()) std::cout << "wrote " << out << "\n";
 }
@@ -103,6 +136,8 @@ void print_json(const Asset& asset, const std::vector<ClipResult>& results,
     j["clips"].push_back({
         {"index", r.index},
         {"name", r.compiled.name()},
+        {"raw_bytes", r.raw_bytes},
+        {"raw_ratio", raw_ratio(r)},
         {"exact_bytes", rep.exact_bytes},
         {"compiled_bytes", r.compiled.size_bytes()},
         {"ratio", ratio(r)},
@@ -113,6 +148,15 @@ void print_json(const Asset& asset, const std::vector<ClipResult>& results,
         {"measured_times", r.measured.times},
         {"compiler_max_error", rep.max_error},
     });
+    if (r.acl) {
+      j["clips"].back()["acl_metric"] = {
+          {"shell", acl_shell(rep)},
+          {"max_error", r.acl->max_error},
+          {"max_error_cm_at_1_8_m", millimetres_at_human_scale(r.acl->max_error, rep.extent) / 10},
+          {"max_error_time", r.acl->time},
+          {"max_error_joint", asset.skeleton.name(r.acl->joint)},
+      };
+    }
   }
   std::cout << j.dump(1) << "\n";
 }
@@ -151,6 +195,7 @@ int run_compile(const CompileCommandOptions& o) {
     if (!compiled) return report_error(o.file + ": " + compiled.error().message);
     ClipResult r;
     r.index = c;
+    r.raw_bytes = raw_sample_bytes(clip, asset->skeleton.size());
     r.measured =
         measure_compiled_error(clip, *compiled, asset->skeleton, compiled->report().distance,
                                measurement_times(clip, *compiled));
@@ -161,6 +206,11 @@ int run_compile(const CompileCommandOptions& o) {
                           std::to_string(r.measured.time) + " s (joint '" +
                           asset->skeleton.name(r.measured.joint) + "'), over the bound " +
                           std::to_string(bound) + "; nothing written");
+    }
+    if (o.metric == "acl") {
+      r.acl =
+          measure_compiled_error(clip, *compiled, asset->skeleton, acl_shell(compiled->report()),
+                                 measurement_times(clip, *compiled));
     }
     r.compiled = std::move(compiled).value();
     results.push_back(std::move(r));
@@ -201,6 +251,10 @@ void add_compile_command(CLI::App& app, std::function<int()>& run) {
                   "Write the asset with its compiled clips to this .marrow archive");
   cmd->add_option("--format", options->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--metric", options->metric,
+                  "acl: also measure each clip as ACL does (vertices 3 cm from each joint at "
+                  "1.8 m), for comparing with ACL's figures")
+      ->check(CLI::IsMember({"marrow", "acl"}));
   set_example(*cmd, "marrow compile Soldier.glb --error 0.1 --out soldier.marrow");
   cmd->callback([options, &run] { run = [options] { return run_compile(*options); }; });
 }

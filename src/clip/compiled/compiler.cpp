@@ -962,4 +962,15 @@ Result<CompiledClip> CompiledClip::compile(const Clip& clip, const Skeleton& ske
   return compiled;
 }
 
+std::size_t raw_sample_bytes(const Clip& clip, std::size_t joint_count) {
+  double rate = 0;
+  for (const Track& t : clip.tracks()) {
+    if (t.key_count < 2) continue;
+    const float span = clip.times()[t.first_key + t.key_count - 1] - clip.times()[t.first_key];
+    if (span > 0) rate = std::max(rate, (t.key_count - 1) / static_cast<double>(span));
+  }
+  const double samples = rate > 0 ? std::floor(clip.duration() * rate + 0.5) + 1 : 1;
+  return joint_count * static_cast<std::size_t>(samples) * 10 * sizeof(float);
+}
+
 }  // namespace marrow

@@ -2,7 +2,10 @@
 // measured against the exact clip; the bound the options give is the one compiled_clip.h
 // defines (checked here from the skeleton); --out writes an archive whose compiled clips the
 // test measures itself; bad bounds and bad files are clear errors that leave nothing behind.
+#include <filesystem>
+#include <fstream>
 #include <random>
+#include <string>
 
 #include "compile_test_util.h"
 #include "marrow/clip/compiled_sampling.h"
@@ -44,6 +47,40 @@ TEST(CompileCli, ReportsSizesRatioAndAMeasuredErrorWithinTheBound) {
   EXPECT_NE(text.out.find("bound 0.1 mm at 1.8 m"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("wave"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("measured against the exact clip"), std::string::npos) << text.out;
+}
+
+// Against raw float samples (ACL's measure), on a BVH whose header gives the count by hand:
+// every joint × every frame × 10 floats. And ACL's metric: vertices 3 cm from each joint (at
+// 1.8 m) lie between the joint and marrow's 10 cm vertices on the same axis, and a point's error
+// is convex along that segment, so ACL's error is at most marrow's.
+TEST(CompileCli, ReportsTheRatioToRawSamplesAndAclsMetric) {
+  const std::string bvh = std::string(MARROW_SHARED_DIR) + "/assets/bvh/cmu_iclone/002_03.bvh";
+  if (!std::filesystem::exists(bvh)) GTEST_SKIP() << bvh << " is absent";
+  Scratch s("compile_raw");
+  std::ifstream in(bvh);
+  std::string line;
+  std::size_t frames = 0;
+  while (std::getline(in, line))
+    if (line.rfind("Frames:", 0) == 0) frames = std::stoul(line.substr(7));
+  ASSERT_GT(frames, 1u);
+  const nlohmann::json j =
+      parse(run(s, {"compile", bvh, "--format", "json", "--metric", "acl", "--error", "1"}));
+  ASSERT_TRUE(j.is_object());
+  const nlohmann::json& r = j["clips"][0];
+  const std::size_t raw = j["joints"].get<std::size_t>() * frames * 40;
+  EXPECT_EQ(r["raw_bytes"].get<std::size_t>(), raw);
+  EXPECT_NEAR(r["raw_ratio"].get<double>(), raw / r["compiled_bytes"].get<double>(), 1e-9);
+  const nlohmann::json& acl = r["acl_metric"];
+  ASSERT_TRUE(acl.is_object()) << r.dump();
+  EXPECT_NEAR(acl["shell"].get<double>(), 3.0 / 180.0 * j["extent"].get<double>(), 1e-5);
+  EXPECT_GT(acl["max_error"].get<double>(), 0.0);
+  EXPECT_LE(acl["max_error"].get<double>(), r["max_error"].get<double>() * (1 + 1e-5));
+  // Without --metric acl the member is absent; the text form names the metric when asked.
+  const nlohmann::json plain = parse(run(s, {"compile", bvh, "--format", "json", "--error", "1"}));
+  EXPECT_FALSE(plain["clips"][0].contains("acl_metric"));
+  const Outcome text = run(s, {"compile", bvh, "--metric", "acl", "--error", "1"});
+  EXPECT_NE(text.out.find("ACL's metric"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("raw:c"), std::string::npos) << text.out;
 }
 
 // A looser bound is used, and the error reported grows with it: the number is measured, not the
