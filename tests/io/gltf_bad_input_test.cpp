@@ -191,13 +191,38 @@ TEST(GltfBadInput, RequiredExtensionsMarrowDoesNotReadAreRefused) {
       << with_webp.warnings[0];
 
   Builder used = base();
-  used.doc["extensionsUsed"] = {"KHR_materials_specular", "KHR_texture_transform",
-                                "EXT_mesh_gpu_instancing", "KHR_lights_punctual"};
+  used.doc["extensionsUsed"] = {"KHR_texture_transform", "EXT_mesh_gpu_instancing",
+                                "KHR_lights_punctual"};
   const Asset with_used = load(used.gltf_text());
   ASSERT_EQ(with_used.warnings.size(), 1u);
   EXPECT_EQ(with_used.warnings[0],
             "uses EXT_mesh_gpu_instancing (instanced meshes), KHR_lights_punctual, which marrow "
             "does not read: what it adds is left out");
+
+  // A material extension a material carries is named by the material reader, not twice; one no
+  // material carries (variants live on the root and the primitives) is named here.
+  Builder material = base();
+  material.doc["extensionsUsed"] = {"KHR_materials_specular", "KHR_materials_variants"};
+  material.doc["materials"] = {{{"extensions", {{"KHR_materials_specular", Json::object()}}}}};
+  const Asset with_material = load(material.gltf_text());
+  std::string notes;
+  for (const std::string& w : with_material.warnings) notes += w + "\n";
+  EXPECT_NE(notes.find("uses KHR_materials_variants, which marrow does not read"),
+            std::string::npos)
+      << notes;
+  EXPECT_EQ(notes.find("uses KHR_materials_specular"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("KHR_materials_specular: not kept"), std::string::npos) << notes;
+
+  // Required, a material model costs only the look: the file loads, with a note.
+  Builder glossy = base();
+  glossy.doc["extensionsRequired"] = {"KHR_materials_pbrSpecularGlossiness"};
+  const Asset with_glossy = load(glossy.gltf_text());
+  ASSERT_EQ(with_glossy.warnings.size(), 1u);
+  EXPECT_NE(with_glossy.warnings[0].find(
+                "requires KHR_materials_pbrSpecularGlossiness, a material extension"),
+            std::string::npos)
+      << with_glossy.warnings[0];
+  EXPECT_EQ(with_glossy.skeleton.size(), 4u);
 }
 
 TEST(GltfBadInput, GlbContainer) {

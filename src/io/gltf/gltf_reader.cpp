@@ -707,10 +707,24 @@ std::vector<std::string> extension_names(const Document& doc, const char* member
   return names;
 }
 
+// Whether some material carries `extension` in its own extensions, where the material reader
+// names what it does not keep (materials.cpp).
+bool named_by_a_material(const Document& doc, const std::string& extension) {
+  const Json* materials = gltf::find_member(doc.json, "materials");
+  if (materials == nullptr || !materials->is_array()) return false;
+  for (const Json& material : *materials) {
+    const Json* ext = material.is_object() ? gltf::find_member(material, "extensions") : nullptr;
+    if (ext != nullptr && ext->is_object() && ext->contains(extension)) return true;
+  }
+  return false;
+}
+
 // A file that requires an extension marrow does not read is refused, as the specification asks
 // of a loader: read without it, a Draco or meshopt file gives zeros or noise for its meshes,
-// which nothing downstream could tell from a real shape. Image formats are the exception (a
-// texture only loses its image, named). Extensions used but not required are named.
+// which nothing downstream could tell from a real shape. What changes only how a surface looks
+// is the exception: an image format costs a texture its image, a material extension (the
+// specular-glossiness model of older exporters among them) the material's look, both named, and
+// the skeleton, meshes and clips are whole. Extensions used but not required are named.
 void check_extensions(const Document& doc, Asset& asset) {
   const std::vector<std::string> required = extension_names(doc, "extensionsRequired");
   for (const std::string& extension : required) {
@@ -721,12 +735,18 @@ void check_extensions(const Document& doc, Asset& asset) {
                                "other image are drawn without one");
       continue;
     }
+    if (extension.starts_with("KHR_materials_")) {
+      asset.warnings.push_back("requires " + extension +
+                               ", a material extension marrow does not read: materials are "
+                               "read without it");
+      continue;
+    }
     fail(doc.name, "requires the extension " + extension + extension_content(extension) +
                        ", which marrow does not read; export the file without it");
   }
   std::string unread;
   for (const std::string& extension : extension_names(doc, "extensionsUsed")) {
-    if (reads_extension(extension) || extension.starts_with("KHR_materials_") ||
+    if (reads_extension(extension) || named_by_a_material(doc, extension) ||
         std::find(required.begin(), required.end(), extension) != required.end())
       continue;
     unread += (unread.empty() ? "" : ", ") + extension + extension_content(extension);
