@@ -279,12 +279,11 @@ std::string complete_texture_options(const std::string& mtl) {
   return out.append(mtl, copied, mtl.npos);
 }
 
-// The statements of the .mtl PBR extension (Pr, Pm and the ones marrow has no place for) that
-// each material states, in the order the parser lists them.
-// The parser reads an absent Pr or Pm as 0, which is a value, so presence comes from the text.
+// Which of Pr and Pm (the .mtl PBR extension's roughness and metalness) each material states, in
+// the order the parser lists materials. The parser reads an absent one as 0, which is a value
+// (a mirror, a metal), so presence comes from the text.
 std::vector<std::set<std::string>> pbr_statements(const std::string& mtl) {
-  static const std::set<std::string_view> kWords = {"Pr",  "Pm",    "Ps",    "Pc",
-                                                    "Pcr", "aniso", "anisor"};
+  static const std::set<std::string_view> kWords = {"Pr", "Pm"};
   std::vector<std::set<std::string>> found;
   bool named = false;
   io::LineSplitter lines(mtl);
@@ -330,8 +329,12 @@ void add_materials(const std::vector<tinyobj::material_t>& materials, const std:
       material.emissive_factor[c] = std::isfinite(m.emission[c]) ? unit(m.emission[c]) : 0.0f;
     if (stated[i].count("Pr") != 0) material.roughness_factor = unit(m.roughness);
     if (stated[i].count("Pm") != 0) material.metallic_factor = unit(m.metallic);
-    for (const std::string& word : stated[i])
-      if (word != "Pr" && word != "Pm") not_kept.insert(word);
+    // The extension's other effects have no place in marrow's material; at 0 (what exporters
+    // write for none, and the parser's absent) they add nothing, so only one in use is named.
+    const std::pair<const char*, double> effects[] = {
+        {"Ps", m.sheen}, {"Pc", m.clearcoat_thickness}, {"aniso", m.anisotropy}};
+    for (const auto& [key, value] : effects)
+      if (value != 0) not_kept.insert(key);
     material.base_color = mtl_texture(m.diffuse_texname, m.diffuse_texopt, mtl_path, what, asset);
     material.emissive = mtl_texture(m.emissive_texname, m.emissive_texopt, mtl_path, what, asset);
     if (material.emissive.present() && material.emissive_factor == std::array<float, 3>{0, 0, 0})
