@@ -90,13 +90,19 @@ Result<AtomicFile> AtomicFile::create(const std::string& path) {
   }
   for (int attempt = 0; attempt < 100; ++attempt) {
     std::string temp = temporary_name(folder, target);
+    // Tracked before it exists: a signal between creating and tracking it would leave it behind
+    // (unlinking a name not yet created is harmless).
+    const int slot = track(temp);
     // 0666 less the umask: the finished file gets the permissions any new file would.
     file.fd_ = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    const int open_error = errno;
     if (file.fd_ >= 0) {
       file.temp_path_ = std::move(temp);
-      file.slot_ = track(file.temp_path_);
+      file.slot_ = slot;
       return file;
     }
+    untrack(slot);
+    errno = open_error;
     if (errno != EEXIST) break;
   }
   return make_error(path, "cannot create a file in '" + folder.string() + "': " + reason(errno));
