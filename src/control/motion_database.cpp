@@ -1,0 +1,436 @@
+// MotionDatabase::build: clips sampled at the schema's rate, the character's frame per frame,
+// features, normalization, the clips with the root's motion taken out. The search index is in
+// motion_search.cpp.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+
+#include "control/root_motion.h"
+#include "marrow/clip/binding.h"
+#include "marrow/clip/clip_builder.h"
+#include "marrow/clip/sampling.h"
+#include "marrow/control/motion_database.h"
+#include "marrow/math/mat4.h"
+#include "marrow/pose/local_to_model.h"
+
+namespace marrow {
+namespace {
+
+constexpr const char* kWhere = "motion database";
+
+std::uint32_t feature_width(MotionFeature kind) {
+  return kind == MotionFeature::kJointPosition || kind == MotionFeature::kJointVelocity ? 3 : 2;
+}
+
+// What sampling one clip gives: per frame the root's model transform and the model positions of
+// the joints the features name.
+struct SampledClip {
+  std::vector<Transform> root;    // frames: the root's model transform
+  std::vector<Transform> top;     // frames: the local (= model) transform of its tree's root
+  std::vector<Vec3> joints;       // frames x feature joints
+  Vec3 lateral_in_root{0, 0, 0};  // summed over frames: left foot - right foot
+  Vec3 up_in_root{0, 0, 0};       // summed over frames
+  float floor = 1e30f;            // the lowest foot height over the clip
+  Vec3 forward_in_root{0, 0, 1};  // the root's facing axis in this clip
+};
+
+struct Resolved {
+  JointIndex root = 0, left = 0, right = 0;
+  JointIndex top = 0;  // the root of the root's tree: where the character's motion is taken out
+  std::vector<JointIndex> feature_joints;  // distinct, in first-use order
+  std::vector<std::uint32_t> slot_of_feature;
+  float max_horizon = 0;
+};
+
+Result<JointIndex> find_joint(const Skeleton& skeleton, const std::string& name,
+                              std::string_view role) {
+  if (std::optional<JointIndex> j = skeleton.find(name)) return *j;
+  return make_error(kWhere, std::string(role) + " joint '" + name + "' is not in the skeleton");
+}
+
+Result<Resolved> resolve(const Skeleton& skeleton, const MotionSchema& schema) {
+  if (!(schema.sample_rate > 0) || !std::isfinite(schema.sample_rate))
+    return make_error(kWhere, "the sample rate must be positive and finite");
+  if (schema.features.empty()) return make_error(kWhere, "the schema has no feature");
+  if (!(length(schema.up) > 0.5f) || !is_finite(schema.up))
+    return make_error(kWhere, "the up axis must be a finite non-zero vector");
+  Resolved r;
+  Result<JointIndex> root = find_joint(skeleton, schema.root, "the root");
+  if (!root) return root.error();
+  Result<JointIndex> left = find_joint(skeleton, schema.left_foot, "the left foot");
+  if (!left) return left.error();
+  Result<JointIndex> right = find_joint(skeleton, schema.right_foot, "the right foot");
+  if (!right) return right.error();
+  r.root = *root, r.left = *left, r.right = *right;
+  r.top = r.root;
+  while (skeleton.parent(r.top) != kNoParent) r.top = skeleton.parent(r.top);
+  r.feature_joints = {r.left, r.right};
+  for (std::size_t i = 0; i < schema.features.size(); ++i) {
+    const MotionFeatureDesc& f = schema.features[i];
+    const std::string where = "feature " + std::to_string(i) + ": ";
+    if (!(f.weight >= 0) || !std::isfinite(f.weight))
+      return make_error(kWhere, where + "the weight must be finite and not negative");
+    if (f.kind == MotionFeature::kTrajectoryPosition ||
+        f.kind == MotionFeature::kTrajectoryDirection) {
+      if (!(f.horizon > 0) || !std::isfinite(f.horizon))
+        return make_error(kWhere, where + "a trajectory horizon must be positive and finite");
+      r.max_horizon = std::max(r.max_horizon, f.horizon);
+      r.slot_of_feature.push_back(0);
+      continue;
+    }
+    Result<JointIndex> j = find_joint(skeleton, f.joint, where + "the");
+    if (!j) return j.error();
+    auto it = std::find(r.feature_joints.begin(), r.feature_joints.end(), *j);
+    if (it == r.feature_joints.end()) it = r.feature_joints.insert(r.feature_joints.end(), *j);
+    r.slot_of_feature.push_back(static_cast<std::uint32_t>(it - r.feature_joints.begin()));
+  }
+  return r;
+}
+
+std::uint32_t frames_of(const Clip& clip, float rate) {
+  return static_cast<std::uint32_t>(std::floor(clip.duration() * rate + 1e-3f)) + 1;
+}
+
+// The root's model transform from the local pose, along its chain (rigid: uniform scale 1 is what
+// root motion assumes of the root's ancestors too).
+Transform chain_model(const Skeleton& skeleton, std::span<const Transform> local, JointIndex j) {
+  Transform m = local[j];
+  for (JointIndex p = skeleton.parent(j); p != kNoParent; p = skeleton.parent(p))
+    m = control_detail::rigid_compose(local[p], m);
+  return m;
+}
+
+SampledClip sample_clip(const Skeleton& skeleton, const Clip& clip, const Resolved& r, float rate,
+                        Vec3 up) {
+  SampledClip s;
+  const std::uint32_t frames = frames_of(clip, rate);
+  std::vector<Transform> local(skeleton.size());
+  std::vector<Mat4> model(skeleton.size());
+  SamplingCursor cursor(clip);
+  for (std::uint32_t f = 0; f < frames; ++f) {
+    const float t = std::min(clip.duration(), static_cast<float>(f) / rate);
+    if (!sample(clip, skeleton.rest_pose(), t, cursor, local)) break;
+    local_to_model(skeleton, local, model);
+    const Transform root = chain_model(skeleton, local, r.root);
+    s.root.push_back(root);
+    s.top.push_back(local[r.top]);
+    for (JointIndex j : r.feature_joints) s.joints.push_back(model[j].translation());
+    const Quat to_root = conjugate(root.rotation);
+    s.lateral_in_root +=
+        rotate(to_root, model[r.left].translation() - model[r.right].translation());
+    s.up_in_root += rotate(to_root, up);
+    s.floor = std::min(
+        {s.floor, dot(model[r.left].translation(), up), dot(model[r.right].translation(), up)});
+  }
+  return s;
+}
+
+Vec3 normalized_or_zero(Vec3 v) {
+  const float n = length(v);
+  return n > 1e-12f ? v * (1 / n) : Vec3{0, 0, 0};
+}
+
+}  // namespace
+
+MotionSchema MotionSchema::locomotion(std::string root, std::string left_foot,
+                                      std::string right_foot, Vec3 up) {
+  MotionSchema s;
+  s.root = std::move(root), s.left_foot = std::move(left_foot);
+  s.right_foot = std::move(right_foot), s.up = up;
+  using K = MotionFeature;
+  s.features = {{K::kJointPosition, s.left_foot},
+                {K::kJointPosition, s.right_foot},
+                {K::kJointVelocity, s.left_foot},
+                {K::kJointVelocity, s.right_foot},
+                {K::kJointVelocity, s.root}};
+  for (float h : {1.0f / 3, 2.0f / 3, 1.0f}) s.features.push_back({K::kTrajectoryPosition, {}, h});
+  for (float h : {1.0f / 3, 2.0f / 3, 1.0f}) s.features.push_back({K::kTrajectoryDirection, {}, h});
+  return s;
+}
+
+std::uint32_t MotionDatabase::frame_at(ClipId clip, float time) const {
+  const std::uint32_t first = first_frame_of_clip_[clip], end = first_frame_of_clip_[clip + 1];
+  const float f = std::round(std::max(0.0f, time) * schema_.sample_rate);
+  const std::uint32_t offset =
+      f >= static_cast<float>(end - first - 1) ? end - first - 1 : static_cast<std::uint32_t>(f);
+  return first + offset;
+}
+
+void MotionDatabase::normalize(std::span<const float> raw, std::span<float> out) const {
+  for (std::size_t d = 0; d < dims_ && d < raw.size() && d < out.size(); ++d)
+    out[d] = (raw[d] - mean_[d]) * scale_[d];
+}
+
+// Each group's floats share one divisor, the mean of their standard deviations over the
+// searchable frames, and the group's weight. A group whose spread is rounding noise (below 1e-4 of
+// its values' size) is constant: it keeps the divisor 1.
+void MotionDatabase::normalize_groups(std::span<const std::uint32_t> group_of_dim) {
+  const std::size_t n = frames_.size();
+  mean_.assign(dims_, 0);
+  std::vector<double> sum(dims_, 0), sum2(dims_, 0);
+  for (std::size_t f = 0; f < n; ++f) {
+    if (!frames_[f].searchable) continue;
+    for (std::size_t d = 0; d < dims_; ++d) {
+      const double v = features_[f * dims_ + d];
+      sum[d] += v, sum2[d] += v * v;
+    }
+  }
+  const double count = static_cast<double>(std::max<std::size_t>(searchable_, 1));
+  std::vector<double> group_std(dims_, 0), group_size(dims_, 0), group_floats(dims_, 0);
+  for (std::size_t d = 0; d < dims_; ++d) {
+    const double m = sum[d] / count;
+    mean_[d] = static_cast<float>(m);
+    group_std[group_of_dim[d]] += std::sqrt(std::max(0.0, sum2[d] / count - m * m));
+    group_size[group_of_dim[d]] += std::sqrt(sum2[d] / count);
+    group_floats[group_of_dim[d]] += 1;
+  }
+  scale_.assign(dims_, 1);
+  for (std::size_t d = 0; d < dims_; ++d) {
+    const std::uint32_t g = group_of_dim[d];
+    const double sd = group_std[g] / group_floats[g], size = group_size[g] / group_floats[g];
+    const float weight = schema_.features.empty() ? 1.0f : schema_.features[g].weight;
+    scale_[d] = weight / static_cast<float>(sd > 1e-4 * size && sd > 0 ? sd : 1.0);
+  }
+  for (std::size_t f = 0; f < n; ++f)
+    for (std::size_t d = 0; d < dims_; ++d)
+      features_[f * dims_ + d] = (features_[f * dims_ + d] - mean_[d]) * scale_[d];
+}
+
+namespace {
+
+// The database's clip: the source's tracks, the translation and rotation of the root's tree root
+// replaced by keys at every frame holding C^-1 T (C: the character's frame, T: that joint's
+// transform, its own model transform), so the whole tree stands in the character's frame.
+Result<Clip> clip_without_root_motion(const Clip& source, const Skeleton& skeleton, JointIndex top,
+                                      std::span<const Transform> top_local,
+                                      std::span<const Transform> character, float rate) {
+  ClipBuilder builder(source.name());
+  builder.set_ticks_per_second(source.ticks_per_second());
+  builder.set_duration(source.duration());
+  for (const ClipEvent& e : source.events()) builder.add_event(e.time, e.name);
+  const std::string where = "motion database: clip '" + source.name() + "'";
+  for (std::size_t i = 0; i < source.tracks().size(); ++i) {
+    const Track& t = source.tracks()[i];
+    if (t.joint == top && t.target != TrackTarget::kScale) continue;
+    const std::uint32_t per_key = floats_per_key(t.target, t.interpolation);
+    Status s =
+        builder.add_track(t.joint, source.track_joint_names()[i], t.target, t.interpolation,
+                          source.times().subspan(t.first_key, t.key_count),
+                          source.values().subspan(t.first_value, t.key_count * per_key), where);
+    if (!s) return s.error();
+  }
+  std::vector<float> times, translations, rotations;
+  for (std::size_t f = 0; f < top_local.size(); ++f) {
+    times.push_back(std::min(source.duration(), static_cast<float>(f) / rate));
+    if (f > 0 && !(times[f] > times[f - 1])) {
+      times.pop_back();
+      break;
+    }
+    const Transform local =
+        control_detail::rigid_compose(control_detail::rigid_inverse(character[f]), top_local[f]);
+    translations.insert(translations.end(),
+                        {local.translation.x, local.translation.y, local.translation.z});
+    rotations.insert(rotations.end(),
+                     {local.rotation.x, local.rotation.y, local.rotation.z, local.rotation.w});
+  }
+  translations.resize(times.size() * 3), rotations.resize(times.size() * 4);
+  const std::string& name = skeleton.names()[top];
+  Status s = builder.add_track(top, name, TrackTarget::kTranslation, Interpolation::kLinear, times,
+                               translations, where);
+  if (s) {
+    s = builder.add_track(top, name, TrackTarget::kRotation, Interpolation::kLinear, times,
+                          rotations, where);
+  }
+  if (!s) return s.error();
+  return builder.build(skeleton.size(), where);
+}
+
+// The character's frame on the ground at every frame of one clip.
+struct GroundFrames {
+  std::vector<Vec3> position;  // on the ground plane, model space
+  std::vector<float> yaw;
+};
+
+// Everything build() needs per clip, with the ground axes the database settles on.
+struct Sampled {
+  std::vector<Clip> clips;  // bound to the skeleton
+  std::vector<SampledClip> samples;
+  Vec3 up{0, 1, 0}, side{1, 0, 0}, forward{0, 0, 1};
+};
+
+Result<Sampled> sample_all(const Skeleton& skeleton, std::span<const MotionClipDesc> clips,
+                           const MotionSchema& schema, const Resolved& r) {
+  Sampled out;
+  out.up = normalized_or_zero(schema.up);
+  for (std::size_t i = 0; i < clips.size(); ++i) {
+    if (!clips[i].clip) return make_error(kWhere, "clip " + std::to_string(i) + " is null");
+    const Clip& source = *clips[i].clip;
+    const ClipBindingReport report = check_binding(source, skeleton);
+    if (!report.complete()) {
+      return make_error(kWhere, "clip '" + source.name() + "' animates joint '" +
+                                    report.missing_joints.front() + "' the skeleton lacks");
+    }
+    Result<Clip> bound = rebind_clip(source, skeleton);
+    if (!bound) return bound.error();
+    SampledClip s = sample_clip(skeleton, *bound, r, schema.sample_rate, out.up);
+    // Per clip: files of one rig do not always agree on the root's axes.
+    s.forward_in_root =
+        normalized_or_zero(cross(s.lateral_in_root, normalized_or_zero(s.up_in_root)));
+    if (length(s.forward_in_root) < 0.5f) {
+      return make_error(kWhere, "clip '" + source.name() + "': the feet '" + schema.left_foot +
+                                    "' and '" + schema.right_foot + "' do not tell which way " +
+                                    "the root faces (their mean offset is along the up axis)");
+    }
+    out.samples.push_back(std::move(s));
+    out.clips.push_back(std::move(*bound));
+  }
+  const Vec3 candidate = std::abs(out.up.z) < 0.9f ? Vec3{0, 0, 1} : Vec3{1, 0, 0};
+  out.forward = normalized_or_zero(candidate - out.up * dot(candidate, out.up));
+  out.side = cross(out.up, out.forward);
+  return out;
+}
+
+// The character's frame stands on the clip's floor (its lowest foot height), so clips whose files
+// put the root at different heights line up.
+GroundFrames ground_frames(const SampledClip& s, const Sampled& axes) {
+  GroundFrames g;
+  float last_yaw = 0;
+  for (const Transform& root : s.root) {
+    g.position.push_back(root.translation + axes.up * (s.floor - dot(root.translation, axes.up)));
+    const Vec3 facing = rotate(root.rotation, s.forward_in_root);
+    const float x = dot(facing, axes.side), z = dot(facing, axes.forward);
+    if (x * x + z * z > 1e-8f) last_yaw = std::atan2(x, z);
+    g.yaw.push_back(last_yaw);
+  }
+  return g;
+}
+
+Transform ground_transform(const GroundFrames& g, std::size_t f, Vec3 up) {
+  return Transform{g.position[f], from_axis_angle(up, g.yaw[f]), {1, 1, 1}};
+}
+
+// One clip's frames and raw features: joints relative to the character's frame, velocities by
+// central differences, the future from the frames `horizon` ahead.
+struct FrameTable {
+  std::vector<MotionFrame> frames;
+  std::vector<float> features;
+  std::size_t searchable = 0;
+  float speed_sum = 0;
+};
+
+void add_clip_frames(FrameTable& out, ClipId clip, float duration, const SampledClip& s,
+                     const GroundFrames& g, const MotionClipDesc& desc, const Resolved& r,
+                     const MotionSchema& schema, const Sampled& axes) {
+  const std::size_t frames = s.root.size(), joint_count = r.feature_joints.size();
+  const float rate = schema.sample_rate;
+  const Vec3 up = axes.up;
+  std::uint32_t max_ahead = 0;
+  for (const MotionFeatureDesc& f : schema.features)
+    max_ahead = std::max(max_ahead, static_cast<std::uint32_t>(std::lround(f.horizon * rate)));
+  for (std::size_t f = 0; f < frames; ++f) {
+    const float yaw = g.yaw[f];
+    const Vec3 fwd = axes.forward * std::cos(yaw) + axes.side * std::sin(yaw);
+    const Vec3 side = axes.side * std::cos(yaw) - axes.forward * std::sin(yaw);
+    const auto local3 = [&](Vec3 v) {
+      return std::array<float, 3>{dot(v, side), dot(v, up), dot(v, fwd)};
+    };
+    MotionFrame frame;
+    frame.clip = clip;
+    frame.time = std::min(duration, static_cast<float>(f) / rate);
+    frame.ground_side = dot(g.position[f], axes.side);
+    frame.ground_forward = dot(g.position[f], axes.forward);
+    frame.yaw = yaw;
+    frame.searchable = f + max_ahead < frames;
+    for (const MotionClipDesc::Range& range : desc.excluded)
+      if (frame.time >= range.begin && frame.time <= range.end) frame.searchable = false;
+    for (std::size_t i = 0; i < schema.features.size(); ++i) {
+      const MotionFeatureDesc& feature = schema.features[i];
+      const std::size_t ahead = std::min(frames - 1, f + std::lround(feature.horizon * rate));
+      const Vec3* joint = s.joints.data() + r.slot_of_feature[i];
+      const auto at = [&](std::size_t k) { return joint[k * joint_count]; };
+      std::array<float, 3> v{};
+      switch (feature.kind) {
+        case MotionFeature::kJointPosition:
+          v = local3(at(f) - g.position[f]);
+          break;
+        case MotionFeature::kJointVelocity: {
+          const std::size_t a = f > 0 ? f - 1 : f, b = f + 1 < frames ? f + 1 : f;
+          v = b > a ? local3((at(b) - at(a)) * (rate / static_cast<float>(b - a))) : v;
+          break;
+        }
+        case MotionFeature::kTrajectoryPosition: {
+          const std::array<float, 3> p = local3(g.position[ahead] - g.position[f]);
+          v = {p[0], p[2], 0};
+          break;
+        }
+        case MotionFeature::kTrajectoryDirection:
+          v = {std::sin(g.yaw[ahead] - yaw), std::cos(g.yaw[ahead] - yaw), 0};
+          break;
+      }
+      for (std::uint32_t c = 0; c < feature_width(feature.kind); ++c) out.features.push_back(v[c]);
+    }
+    if (frame.searchable && f + 1 < frames) {
+      out.speed_sum += length(g.position[f + 1] - g.position[f]) * rate;
+      ++out.searchable;
+    }
+    out.frames.push_back(frame);
+  }
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const MotionDatabase>> MotionDatabase::build(
+    const Skeleton& skeleton, std::span<const MotionClipDesc> clips, const MotionSchema& schema) {
+  if (clips.empty()) return make_error(kWhere, "no clips");
+  Result<Resolved> r = resolve(skeleton, schema);
+  if (!r) return r.error();
+  Result<Sampled> sampled = sample_all(skeleton, clips, schema, *r);
+  if (!sampled) return sampled.error();
+  auto db = std::make_shared<MotionDatabase>();
+  db->schema_ = schema;
+  db->schema_.up = sampled->up;
+  db->root_ = r->root;
+  db->side_ = sampled->side, db->forward_ = sampled->forward;
+  std::vector<std::uint32_t> group_of_dim;
+  for (std::size_t i = 0; i < schema.features.size(); ++i) {
+    db->offsets_.push_back(static_cast<std::uint32_t>(db->dims_));
+    db->dims_ += feature_width(schema.features[i].kind);
+    group_of_dim.resize(db->dims_, static_cast<std::uint32_t>(i));
+  }
+  ClipSetBuilder set(skeleton);
+  FrameTable table;
+  for (std::size_t c = 0; c < clips.size(); ++c) {
+    const GroundFrames g = ground_frames(sampled->samples[c], *sampled);
+    db->first_frame_of_clip_.push_back(static_cast<std::uint32_t>(table.frames.size()));
+    add_clip_frames(table, static_cast<ClipId>(c), sampled->clips[c].duration(),
+                    sampled->samples[c], g, clips[c], *r, schema, *sampled);
+    std::vector<Transform> character;
+    for (std::size_t f = 0; f < g.yaw.size(); ++f)
+      character.push_back(ground_transform(g, f, sampled->up));
+    Result<Clip> baked =
+        clip_without_root_motion(sampled->clips[c], skeleton, r->top, sampled->samples[c].top,
+                                 character, schema.sample_rate);
+    if (!baked) return baked.error();
+    if (Status s = set.add_clip(*baked); !s) return s.error();
+  }
+  db->first_frame_of_clip_.push_back(static_cast<std::uint32_t>(table.frames.size()));
+  db->frames_ = std::move(table.frames);
+  db->features_ = std::move(table.features);
+  db->searchable_ = table.searchable;
+  db->mean_speed_ = table.speed_sum;
+  if (db->searchable_ == 0) {
+    return make_error(kWhere,
+                      "no frame is searchable: every clip is shorter than the longest "
+                      "trajectory horizon, or excluded");
+  }
+  db->mean_speed_ /= static_cast<float>(db->searchable_);
+  Result<std::shared_ptr<const ClipSet>> built = set.build();
+  if (!built) return built.error();
+  db->set_ = std::move(*built);
+  db->normalize_groups(group_of_dim);
+  db->build_search_index();
+  return std::shared_ptr<const MotionDatabase>(std::move(db));
+}
+
+}  // namespace marrow

@@ -1,0 +1,295 @@
+// Motion matching (docs/motion_matching.md): features computed by hand for hand-built clips, the
+// search against brute force on every SIMD level, bad input, and a scripted course on CMU motion
+// capture that the character must follow within stated bounds.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <numbers>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "allocation_meter.h"
+#include "marrow/clip/clip_builder.h"
+#include "marrow/clip/sampling.h"
+#include "marrow/control/motion_matcher.h"
+#include "simd_test_util.h"
+
+namespace marrow {
+namespace {
+
+constexpr float kPi = std::numbers::pi_v<float>;
+
+// root -> hips (1 up) -> left and right feet (0.1 to each side, 1 down): the feet stand on y = 0.
+Skeleton walker_skeleton() {
+  std::vector<JointDesc> joints = {
+      {"root", -1, {}}, {"hips", 0, {}}, {"left", 1, {}}, {"right", 1, {}}};
+  joints[1].rest.translation = {0, 1, 0};
+  joints[2].rest.translation = {0.1f, -1, 0};
+  joints[3].rest.translation = {-0.1f, -1, 0};
+  return std::move(Skeleton::build(joints, "walker").value());
+}
+
+// The root moves linearly from `from` to `to` over `duration` seconds, turned by `yaw` about +Y,
+// and turning at `turn_rate` radians per second on top (sampled every 1/30 s).
+Clip walker_clip(const std::string& name, float duration, Vec3 from, Vec3 to, float yaw,
+                 float turn_rate = 0) {
+  ClipBuilder b(name);
+  std::vector<float> times, translations, rotations;
+  const int keys = static_cast<int>(std::lround(duration * 30)) + 1;
+  for (int k = 0; k < keys; ++k) {
+    const float t = static_cast<float>(k) / 30, u = t / duration;
+    times.push_back(t);
+    const Vec3 p = from + (to - from) * u;
+    translations.insert(translations.end(), {p.x, p.y, p.z});
+    const Quat q = from_axis_angle({0, 1, 0}, yaw + turn_rate * t);
+    rotations.insert(rotations.end(), {q.x, q.y, q.z, q.w});
+  }
+  EXPECT_TRUE(b.add_track(0, "root", TrackTarget::kTranslation, Interpolation::kLinear, times,
+                          translations, name)
+                  .ok());
+  EXPECT_TRUE(
+      b.add_track(0, "root", TrackTarget::kRotation, Interpolation::kLinear, times, rotations, name)
+          .ok());
+  return std::move(b.build(4, name).value());
+}
+
+MotionSchema walker_schema() {
+  MotionSchema s = MotionSchema::locomotion("hips", "left", "right");
+  s.sample_rate = 30;
+  return s;
+}
+
+// The raw features of the locomotion schema, in its order.
+std::vector<float> locomotion_features(Vec3 left, Vec3 right, Vec3 left_velocity,
+                                       Vec3 right_velocity, Vec3 hips_velocity,
+                                       const float (&trajectory)[6], const float (&facing)[6]) {
+  std::vector<float> f = {left.x,          left.y,           left.z,           right.x,
+                          right.y,         right.z,          left_velocity.x,  left_velocity.y,
+                          left_velocity.z, right_velocity.x, right_velocity.y, right_velocity.z,
+                          hips_velocity.x, hips_velocity.y,  hips_velocity.z};
+  f.insert(f.end(), std::begin(trajectory), std::end(trajectory));
+  f.insert(f.end(), std::begin(facing), std::end(facing));
+  return f;
+}
+
+void expect_features(const MotionDatabase& db, std::uint32_t frame, const std::vector<float>& raw,
+                     float tolerance) {
+  ASSERT_EQ(raw.size(), db.dims());
+  const std::span<const float> got = db.features(frame);
+  for (std::size_t d = 0; d < raw.size(); ++d)
+    EXPECT_NEAR(got[d], db.normalize(d, raw[d]), tolerance)
+        << "float " << d << " of frame " << frame;
+}
+
+TEST(MotionDatabase, FeaturesOfHandBuiltClipsAreTheHandComputedOnes) {
+  const Skeleton skeleton = walker_skeleton();
+  // Forward along +Z at 1 unit/s; the same walk turned a quarter turn (along +X, facing +X);
+  // turning on the spot at 1 rad/s.
+  const Clip ahead = walker_clip("ahead", 3, {0, 0, 0}, {0, 0, 3}, 0);
+  const Clip turned = walker_clip("turned", 2, {0, 0, 0}, {2, 0, 0}, kPi / 2);
+  const Clip spin = walker_clip("spin", 2, {0, 0, 0}, {0, 0, 0}, 0, 1);
+  const std::vector<MotionClipDesc> clips = {{&ahead}, {&turned}, {&spin}};
+  Result<std::shared_ptr<const MotionDatabase>> built =
+      MotionDatabase::build(skeleton, clips, walker_schema());
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  const MotionDatabase& db = **built;
+  ASSERT_EQ(db.dims(), 27u);
+  // 91 + 61 + 61 frames at 30 Hz; a frame is searchable when 1 s of future (30 frames) follows.
+  ASSERT_EQ(db.frame_count(), 91u + 61u + 61u);
+  EXPECT_EQ(db.searchable_count(), 61u + 31u + 31u);
+
+  // Walking: the feet 0.1 to each side on the ground, everything moving forward at 1.
+  const float walk_trajectory[6] = {0, 1.0f / 3, 0, 2.0f / 3, 0, 1};
+  const float straight[6] = {0, 1, 0, 1, 0, 1};
+  const std::vector<float> walking = locomotion_features(
+      {0.1f, 0, 0}, {-0.1f, 0, 0}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}, walk_trajectory, straight);
+  expect_features(db, 15, walking, 1e-4f);
+  EXPECT_NEAR(db.frame(15).ground_forward, 0.5f, 1e-5f);
+  EXPECT_NEAR(db.frame(15).yaw, 0, 1e-5f);
+  // The turned walk is the same walk in the character's frame.
+  expect_features(db, 91 + 15, walking, 1e-4f);
+  EXPECT_NEAR(db.frame(91 + 15).yaw, kPi / 2, 1e-5f);
+  EXPECT_NEAR(db.frame(91 + 15).ground_side, 0.5f, 1e-5f);
+  // Spinning on the spot: no trajectory, the facing turning by the horizon, the left foot (0.1 to
+  // the side) moving backward at 0.1 (central differences over 1/30 s: 0.1 sin(1/30) * 30).
+  const float h1 = 1.0f / 3, h2 = 2.0f / 3, h3 = 1;
+  const float still[6] = {0, 0, 0, 0, 0, 0};
+  const float turning[6] = {std::sin(h1), std::cos(h1), std::sin(h2),
+                            std::cos(h2), std::sin(h3), std::cos(h3)};
+  const float speed = 0.1f * std::sin(1.0f / 30) * 30;
+  const std::vector<float> spinning = locomotion_features(
+      {0.1f, 0, 0}, {-0.1f, 0, 0}, {0, 0, -speed}, {0, 0, speed}, {0, 0, 0}, still, turning);
+  expect_features(db, 152 + 15, spinning, 1e-4f);
+  EXPECT_NEAR(db.frame(152 + 15).yaw, 0.5f, 1e-5f);
+}
+
+TEST(MotionDatabase, NormalizationDividesEachFeatureByItsSpreadAndWeight) {
+  // Two floats, the second ten times the first's spread: each is centred and scaled alone.
+  const std::vector<float> rows = {0, 0, 2, 20, 4, 40};
+  Result<std::shared_ptr<const MotionDatabase>> db = MotionDatabase::from_features(2, rows);
+  ASSERT_TRUE(db.ok()) << db.error().message;
+  // Mean 2 and 20; standard deviation sqrt(8/3) and 10 sqrt(8/3).
+  const float sd = std::sqrt(8.0f / 3);
+  EXPECT_NEAR((*db)->features(0)[0], -2 / sd, 1e-5f);
+  EXPECT_NEAR((*db)->features(2)[1], 20 / (10 * sd), 1e-5f);
+}
+
+TEST(MotionDatabase, TheClipsStandInTheCharactersFrame) {
+  const Skeleton skeleton = walker_skeleton();
+  const Clip turned = walker_clip("turned", 2, {0, 0, 0}, {2, 0, 0}, kPi / 2);
+  const std::vector<MotionClipDesc> clips = {{&turned}};
+  Result<std::shared_ptr<const MotionDatabase>> db =
+      MotionDatabase::build(skeleton, clips, walker_schema());
+  ASSERT_TRUE(db.ok()) << db.error().message;
+  // The root's motion (0.5 along +X, a quarter turn) is the character's: nothing is left of it.
+  std::vector<Transform> pose(skeleton.size());
+  ASSERT_TRUE(sample_tracks((*db)->clip_set().clip(0), 0.5f, pose));
+  EXPECT_NEAR(length(pose[0].translation), 0, 1e-5f);
+  EXPECT_NEAR(std::abs(pose[0].rotation.w), 1, 1e-5f);
+}
+
+TEST(MotionDatabase, BadInputIsRefusedWithItsName) {
+  const Skeleton skeleton = walker_skeleton();
+  const Clip ahead = walker_clip("ahead", 3, {0, 0, 0}, {0, 0, 3}, 0);
+  const std::vector<MotionClipDesc> clips = {{&ahead}};
+  const auto error_of = [&](const MotionSchema& schema, std::span<const MotionClipDesc> c) {
+    Result<std::shared_ptr<const MotionDatabase>> db = MotionDatabase::build(skeleton, c, schema);
+    return db.ok() ? std::string("no error") : db.error().message;
+  };
+  MotionSchema schema = walker_schema();
+  schema.features[2].joint = "LeftToe";
+  EXPECT_NE(error_of(schema, clips).find("'LeftToe'"), std::string::npos);
+  schema = walker_schema();
+  schema.root = "pelvis";
+  EXPECT_NE(error_of(schema, clips).find("'pelvis'"), std::string::npos);
+  schema = walker_schema();
+  schema.features[0].weight = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_NE(error_of(schema, clips).find("feature 0"), std::string::npos);
+  schema = walker_schema();
+  schema.features.back().horizon = -1;
+  EXPECT_NE(error_of(schema, clips).find("horizon"), std::string::npos);
+  EXPECT_NE(error_of(walker_schema(), {}).find("no clips"), std::string::npos);
+  const std::vector<MotionClipDesc> null_clip = {{nullptr}};
+  EXPECT_NE(error_of(walker_schema(), null_clip).find("null"), std::string::npos);
+  // Shorter than the longest horizon: nothing to search.
+  const Clip brief = walker_clip("brief", 0.5f, {0, 0, 0}, {0, 0, 0.5f}, 0);
+  const std::vector<MotionClipDesc> brief_clips = {{&brief}};
+  EXPECT_NE(error_of(walker_schema(), brief_clips).find("no frame is searchable"),
+            std::string::npos);
+  // Excluded entirely.
+  const std::vector<MotionClipDesc> excluded = {{&ahead, {{0, 3}}}};
+  EXPECT_NE(error_of(walker_schema(), excluded).find("no frame is searchable"), std::string::npos);
+  // A clip of another rig.
+  ClipBuilder other("other");
+  const float times[] = {0, 1}, values[] = {0, 0, 0, 1, 0, 0};
+  ASSERT_TRUE(other
+                  .add_track(0, "Hips", TrackTarget::kTranslation, Interpolation::kLinear, times,
+                             values, "other")
+                  .ok());
+  const Clip other_clip = std::move(other.build(1, "other").value());
+  const std::vector<MotionClipDesc> other_clips = {{&other_clip}};
+  EXPECT_NE(error_of(walker_schema(), other_clips).find("'Hips'"), std::string::npos);
+  // Feet on the up axis say nothing about facing.
+  schema = walker_schema();
+  schema.left_foot = schema.right_foot = "left";
+  EXPECT_NE(error_of(schema, clips).find("which way"), std::string::npos);
+  EXPECT_FALSE(MotionDatabase::from_features(3, std::vector<float>{1, 2}).ok());
+  EXPECT_FALSE(MotionMatcher::create(nullptr).ok());
+}
+
+// Clustered points, as motion is: frames near one another in time are near in feature space.
+std::vector<float> clustered_rows(std::size_t frames, std::size_t dims, std::mt19937& rng) {
+  std::normal_distribution<float> normal(0, 1);
+  std::vector<float> rows(frames * dims), walk(dims, 0);
+  for (std::size_t f = 0; f < frames; ++f) {
+    for (std::size_t d = 0; d < dims; ++d) {
+      if (f % 200 == 0) walk[d] = 3 * normal(rng);
+      walk[d] += 0.1f * normal(rng);
+      rows[f * dims + d] = walk[d];
+    }
+  }
+  return rows;
+}
+
+TEST(MotionSearch, TheBoxTreeFindsTheBruteForceFrameOnEveryLevel) {
+  std::mt19937 rng(7);
+  constexpr std::size_t kDims = 27, kFrames = 20000;
+  const std::vector<float> rows = clustered_rows(kFrames, kDims, rng);
+  Result<std::shared_ptr<const MotionDatabase>> built = MotionDatabase::from_features(kDims, rows);
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  const MotionDatabase& db = **built;
+  // Queries: database frames themselves, frames with noise, and points far from everything.
+  std::normal_distribution<float> normal(0, 1);
+  std::vector<std::vector<float>> queries;
+  for (int i = 0; i < 300; ++i) {
+    const std::span<const float> base = db.features(static_cast<std::uint32_t>(rng() % kFrames));
+    std::vector<float> q(base.begin(), base.end());
+    const float noise = i % 3 == 0 ? 0.0f : (i % 3 == 1 ? 0.2f : 3.0f);
+    for (float& v : q) v += noise * normal(rng);
+    queries.push_back(q);
+  }
+  test::for_each_simd_level([&](SimdLevel) {
+    for (const std::vector<float>& q : queries) {
+      const MotionMatch brute = db.search(q, MotionSearchMode::kBruteForce);
+      const MotionMatch tree = db.search(q, MotionSearchMode::kBoxTree);
+      ASSERT_NE(brute.frame, kNoMotionFrame);
+      EXPECT_EQ(tree.frame, brute.frame);
+      EXPECT_EQ(tree.distance, brute.distance);
+      EXPECT_LT(tree.frames_compared, brute.frames_compared);
+      // The brute-force frame is the nearest, by a double-precision sum over every frame.
+      double nearest = 1e300, found = 0;
+      for (std::uint32_t f = 0; f < kFrames; ++f) {
+        double sum = 0;
+        for (std::size_t d = 0; d < kDims; ++d) {
+          const double e = static_cast<double>(db.features(f)[d]) - q[d];
+          sum += e * e;
+        }
+        nearest = std::min(nearest, sum);
+        if (f == brute.frame) found = sum;
+      }
+      EXPECT_LE(found, nearest * (1 + 1e-5) + 1e-9);
+      EXPECT_NEAR(brute.distance, found, 1e-4 * found + 1e-6);
+    }
+  });
+}
+
+TEST(MotionSearch, QueriesAllocateNothingAndRefuseBadQueries) {
+  std::mt19937 rng(3);
+  const std::vector<float> rows = clustered_rows(2000, 12, rng);
+  std::shared_ptr<const MotionDatabase> db = MotionDatabase::from_features(12, rows).value();
+  std::vector<float> q(db->features(5).begin(), db->features(5).end());
+  {
+    test::AllocationMeter meter;
+    EXPECT_EQ(db->search(q).frame, 5u);
+    EXPECT_EQ(db->search(q, MotionSearchMode::kBruteForce).frame, 5u);
+    EXPECT_EQ(meter.count(), 0u);
+  }
+  q[3] = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(db->search(q).frame, kNoMotionFrame);
+  q.pop_back();
+  EXPECT_EQ(db->search(q).frame, kNoMotionFrame);
+}
+
+TEST(TrajectorySpring, ReachesTheInputAndPredictsItsOwnFuture) {
+  TrajectorySpring spring({0, 1, 0}, 0.2f, 0.2f);
+  spring.reset({0, 0, 0}, 0);
+  const Vec3 velocity{0, 0, 2};
+  // Starting still, the gap to the input closes by half in one halflife.
+  spring.update(velocity, 1, 0.2f);
+  EXPECT_NEAR(spring.velocity().z, 1, 1e-3f);
+  EXPECT_NEAR(spring.yaw(), 0.5f, 1e-3f);
+  // A prediction 0.5 s ahead is where 0.5 s of updates (in any steps) lead.
+  const Vec3 predicted = spring.predict_position(velocity, 0.5f);
+  const float predicted_yaw = spring.predict_yaw(1, 0.5f);
+  for (int i = 0; i < 30; ++i) spring.update(velocity, 1, 0.5f / 30);
+  EXPECT_NEAR(length(spring.position() - predicted), 0, 1e-4f);
+  EXPECT_NEAR(spring.yaw(), predicted_yaw, 1e-5f);
+  for (int i = 0; i < 300; ++i) spring.update(velocity, 1, 1.0f / 30);
+  EXPECT_NEAR(spring.velocity().z, 2, 1e-4f);
+  EXPECT_NEAR(spring.yaw(), 1, 1e-4f);
+}
+
+}  // namespace
+}  // namespace marrow
