@@ -18,6 +18,7 @@ namespace marrow {
 namespace {
 
 constexpr const char* kWhere = "motion database";
+constexpr float kTrajectoryWeight = 4;
 
 std::uint32_t feature_width(MotionFeature kind) {
   return kind == MotionFeature::kJointPosition || kind == MotionFeature::kJointVelocity ? 3 : 2;
@@ -27,7 +28,6 @@ std::uint32_t feature_width(MotionFeature kind) {
 // the joints the features name.
 struct SampledClip {
   std::vector<Transform> root;    // frames: the root's model transform
-  std::vector<Transform> top;     // frames: the local (= model) transform of its tree's root
   std::vector<Vec3> joints;       // frames x feature joints
   Vec3 lateral_in_root{0, 0, 0};  // summed over frames: left foot - right foot
   Vec3 up_in_root{0, 0, 0};       // summed over frames
@@ -37,7 +37,6 @@ struct SampledClip {
 
 struct Resolved {
   JointIndex root = 0, left = 0, right = 0;
-  JointIndex top = 0;  // the root of the root's tree: where the character's motion is taken out
   std::vector<JointIndex> feature_joints;  // distinct, in first-use order
   std::vector<std::uint32_t> slot_of_feature;
   float max_horizon = 0;
@@ -63,8 +62,6 @@ Result<Resolved> resolve(const Skeleton& skeleton, const MotionSchema& schema) {
   Result<JointIndex> right = find_joint(skeleton, schema.right_foot, "the right foot");
   if (!right) return right.error();
   r.root = *root, r.left = *left, r.right = *right;
-  r.top = r.root;
-  while (skeleton.parent(r.top) != kNoParent) r.top = skeleton.parent(r.top);
   r.feature_joints = {r.left, r.right};
   for (std::size_t i = 0; i < schema.features.size(); ++i) {
     const MotionFeatureDesc& f = schema.features[i];
@@ -114,7 +111,6 @@ SampledClip sample_clip(const Skeleton& skeleton, const Clip& clip, const Resolv
     local_to_model(skeleton, local, model);
     const Transform root = chain_model(skeleton, local, r.root);
     s.root.push_back(root);
-    s.top.push_back(local[r.top]);
     for (JointIndex j : r.feature_joints) s.joints.push_back(model[j].translation());
     const Quat to_root = conjugate(root.rotation);
     s.lateral_in_root +=
@@ -144,8 +140,12 @@ MotionSchema MotionSchema::locomotion(std::string root, std::string left_foot,
                 {K::kJointVelocity, s.left_foot},
                 {K::kJointVelocity, s.right_foot},
                 {K::kJointVelocity, s.root}};
-  for (float h : {1.0f / 3, 2.0f / 3, 1.0f}) s.features.push_back({K::kTrajectoryPosition, {}, h});
-  for (float h : {1.0f / 3, 2.0f / 3, 1.0f}) s.features.push_back({K::kTrajectoryDirection, {}, h});
+  // The trajectory weighs 4: on CMU walks it halves the distance to the desired path of weight 1
+  // (docs/motion_matching.md has the table).
+  for (float h : {1.0f / 3, 2.0f / 3, 1.0f})
+    s.features.push_back({K::kTrajectoryPosition, {}, h, kTrajectoryWeight});
+  for (float h : {1.0f / 3, 2.0f / 3, 1.0f})
+    s.features.push_back({K::kTrajectoryDirection, {}, h, kTrajectoryWeight});
   return s;
 }
 
@@ -199,12 +199,17 @@ void MotionDatabase::normalize_groups(std::span<const std::uint32_t> group_of_di
 
 namespace {
 
-// The database's clip: the source's tracks, the translation and rotation of the root's tree root
-// replaced by keys at every frame holding C^-1 T (C: the character's frame, T: that joint's
-// transform, its own model transform), so the whole tree stands in the character's frame.
-Result<Clip> clip_without_root_motion(const Clip& source, const Skeleton& skeleton, JointIndex top,
-                                      std::span<const Transform> top_local,
+// The database's clip in one canonical form whatever the file did: the root's ancestors stand at
+// rest (their tracks dropped) and the root's translation and rotation are keys at every frame
+// holding P^-1 C^-1 M (P: the ancestors' rest transform, C: the character's frame, M: the root's
+// model transform), so every clip stands in the character's frame and splits its motion between
+// the joints alike (files of one rig that move the top joint in some takes and the hips in others
+// would otherwise blend the two against each other in a transition).
+Result<Clip> clip_without_root_motion(const Clip& source, const Skeleton& skeleton, JointIndex root,
+                                      std::span<const Transform> root_model,
                                       std::span<const Transform> character, float rate) {
+  std::vector<bool> replaced(skeleton.size(), false);
+  for (JointIndex a = root; a != kNoParent; a = skeleton.parent(a)) replaced[a] = true;
   ClipBuilder builder(source.name());
   builder.set_ticks_per_second(source.ticks_per_second());
   builder.set_duration(source.duration());
@@ -212,7 +217,7 @@ Result<Clip> clip_without_root_motion(const Clip& source, const Skeleton& skelet
   const std::string where = "motion database: clip '" + source.name() + "'";
   for (std::size_t i = 0; i < source.tracks().size(); ++i) {
     const Track& t = source.tracks()[i];
-    if (t.joint == top && t.target != TrackTarget::kScale) continue;
+    if (replaced[t.joint] && (t.joint != root || t.target != TrackTarget::kScale)) continue;
     const std::uint32_t per_key = floats_per_key(t.target, t.interpolation);
     Status s =
         builder.add_track(t.joint, source.track_joint_names()[i], t.target, t.interpolation,
@@ -220,26 +225,31 @@ Result<Clip> clip_without_root_motion(const Clip& source, const Skeleton& skelet
                           source.values().subspan(t.first_value, t.key_count * per_key), where);
     if (!s) return s.error();
   }
+  const Transform parent_inverse = control_detail::rigid_inverse(
+      skeleton.parent(root) == kNoParent
+          ? Transform{}
+          : chain_model(skeleton, skeleton.rest_pose(), skeleton.parent(root)));
   std::vector<float> times, translations, rotations;
-  for (std::size_t f = 0; f < top_local.size(); ++f) {
+  for (std::size_t f = 0; f < root_model.size(); ++f) {
     times.push_back(std::min(source.duration(), static_cast<float>(f) / rate));
     if (f > 0 && !(times[f] > times[f - 1])) {
       times.pop_back();
       break;
     }
-    const Transform local =
-        control_detail::rigid_compose(control_detail::rigid_inverse(character[f]), top_local[f]);
+    const Transform local = control_detail::rigid_compose(
+        parent_inverse,
+        control_detail::rigid_compose(control_detail::rigid_inverse(character[f]), root_model[f]));
     translations.insert(translations.end(),
                         {local.translation.x, local.translation.y, local.translation.z});
     rotations.insert(rotations.end(),
                      {local.rotation.x, local.rotation.y, local.rotation.z, local.rotation.w});
   }
   translations.resize(times.size() * 3), rotations.resize(times.size() * 4);
-  const std::string& name = skeleton.names()[top];
-  Status s = builder.add_track(top, name, TrackTarget::kTranslation, Interpolation::kLinear, times,
+  const std::string& name = skeleton.names()[root];
+  Status s = builder.add_track(root, name, TrackTarget::kTranslation, Interpolation::kLinear, times,
                                translations, where);
   if (s) {
-    s = builder.add_track(top, name, TrackTarget::kRotation, Interpolation::kLinear, times,
+    s = builder.add_track(root, name, TrackTarget::kRotation, Interpolation::kLinear, times,
                           rotations, where);
   }
   if (!s) return s.error();
@@ -409,7 +419,7 @@ Result<std::shared_ptr<const MotionDatabase>> MotionDatabase::build(
     for (std::size_t f = 0; f < g.yaw.size(); ++f)
       character.push_back(ground_transform(g, f, sampled->up));
     Result<Clip> baked =
-        clip_without_root_motion(sampled->clips[c], skeleton, r->top, sampled->samples[c].top,
+        clip_without_root_motion(sampled->clips[c], skeleton, r->root, sampled->samples[c].root,
                                  character, schema.sample_rate);
     if (!baked) return baked.error();
     if (Status s = set.add_clip(*baked); !s) return s.error();

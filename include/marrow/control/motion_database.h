@@ -64,7 +64,7 @@ struct MotionSchema {
   std::vector<MotionFeatureDesc> features{};
 
   /// Holden's locomotion set (27 floats): both feet's positions and velocities, the root's
-  /// velocity, and the future positions and facings at 1/3, 2/3 and 1 s.
+  /// velocity (weight 1), and the future positions and facings at 1/3, 2/3 and 1 s (weight 4).
   static MotionSchema locomotion(std::string root, std::string left_foot, std::string right_foot,
                                  Vec3 up = {0, 1, 0});
 };

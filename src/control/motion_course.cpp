@@ -1,0 +1,131 @@
+// run_motion_course: the matcher and the bare spring side by side, the feet tracked in the world.
+#include "marrow/control/motion_course.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "marrow/math/mat4.h"
+#include "marrow/pose/local_to_model.h"
+
+namespace marrow {
+namespace {
+
+constexpr const char* kWhere = "motion course";
+
+float degrees_between(float a, float b) {
+  constexpr float kPi = std::numbers::pi_v<float>;
+  float d = std::fmod(std::abs(a - b), 2 * kPi);
+  if (d > kPi) d = 2 * kPi - d;
+  return d * 180 / kPi;
+}
+
+float leg_length(const Skeleton& skeleton, JointIndex foot) {
+  float length_sum = 0;
+  JointIndex j = foot;
+  for (int bone = 0; bone < 2 && skeleton.parent(j) != kNoParent; ++bone) {
+    length_sum += length(skeleton.rest_pose()[j].translation);
+    j = skeleton.parent(j);
+  }
+  return length_sum;
+}
+
+// Contacts and their slides for one foot's world positions, frame by frame.
+void measure_slides(std::span<const Vec3> positions, Vec3 up, float tolerance, float min_frames,
+                    MotionCourseReport& report, double& slide_sum) {
+  float lowest = 1e30f;
+  for (Vec3 p : positions) lowest = std::min(lowest, dot(p, up));
+  std::size_t start = 0;
+  bool planted = false;
+  float travelled = 0;
+  for (std::size_t f = 0; f <= positions.size(); ++f) {
+    const bool low = f < positions.size() && dot(positions[f], up) <= lowest + tolerance;
+    if (low && !planted) planted = true, start = f, travelled = 0;
+    if (low && f > start) {
+      const Vec3 step = positions[f] - positions[f - 1];
+      travelled += length(step - up * dot(step, up));
+    }
+    if (!low && planted) {
+      planted = false;
+      if (static_cast<float>(f - start) < min_frames) continue;
+      ++report.contacts;
+      slide_sum += travelled;
+      report.worst_foot_slide = std::max(report.worst_foot_slide, travelled);
+    }
+  }
+}
+
+}  // namespace
+
+Result<MotionCourseReport> run_motion_course(std::shared_ptr<const MotionDatabase> database,
+                                             std::span<const MotionCourseStep> steps,
+                                             const MotionCourseOptions& options) {
+  if (!database) return make_error(kWhere, "no database");
+  if (!(options.frame_rate > 0) || !std::isfinite(options.frame_rate))
+    return make_error(kWhere, "the frame rate must be positive");
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const MotionCourseStep& s = steps[i];
+    if (!(s.duration >= 0) || !std::isfinite(s.duration) || !is_finite(s.velocity) ||
+        !std::isfinite(s.yaw))
+      return make_error(kWhere,
+                        "step " + std::to_string(i) + ": not finite, or a negative duration");
+  }
+  const Skeleton& skeleton = database->skeleton();
+  const std::string& left_name =
+      options.left_foot.empty() ? database->schema().left_foot : options.left_foot;
+  const std::string& right_name =
+      options.right_foot.empty() ? database->schema().right_foot : options.right_foot;
+  const std::optional<JointIndex> left = skeleton.find(left_name),
+                                  right = skeleton.find(right_name);
+  if (!left || !right) return make_error(kWhere, "a foot joint is not in the skeleton");
+  Result<MotionMatcher> matcher = MotionMatcher::create(database, options.matcher);
+  if (!matcher) return matcher.error();
+  const Vec3 up = database->schema().up;
+  TrajectorySpring desired(up, options.matcher.velocity_halflife, options.matcher.facing_halflife);
+  desired.reset({0, 0, 0}, 0);
+  AnimatorWorkspace workspace(database->clip_set());
+  std::vector<Transform> local(skeleton.size());
+  std::vector<Mat4> model(skeleton.size());
+  std::vector<Vec3> left_path, right_path;
+  MotionCourseReport report;
+  const float dt = 1 / options.frame_rate;
+  double position_sum = 0, facing_sum = 0;
+  for (const MotionCourseStep& step : steps) {
+    const auto frames = static_cast<std::size_t>(std::lround(step.duration * options.frame_rate));
+    for (std::size_t f = 0; f < frames; ++f) {
+      matcher->set_input(step.velocity, step.yaw);
+      matcher->update(dt);
+      desired.update(step.velocity, step.yaw, dt);
+      matcher->evaluate(workspace, std::span<Transform>(local));
+      local_to_model(skeleton, local, model);
+      const Transform world = matcher->world();
+      left_path.push_back(world.translation + rotate(world.rotation, model[*left].translation()));
+      right_path.push_back(world.translation + rotate(world.rotation, model[*right].translation()));
+      const float error = length(matcher->position() - desired.position());
+      const float facing = degrees_between(matcher->yaw(), desired.yaw());
+      position_sum += error, facing_sum += facing;
+      report.worst_position_error = std::max(report.worst_position_error, error);
+      report.worst_facing_error = std::max(report.worst_facing_error, facing);
+      report.desired_path.push_back(desired.position());
+      report.actual_path.push_back(matcher->position());
+    }
+  }
+  const std::size_t frames = report.actual_path.size();
+  report.duration = static_cast<float>(frames) * dt;
+  report.searches = matcher->searches(), report.switches = matcher->switches();
+  if (frames == 0) return report;
+  report.switches_per_second = static_cast<float>(report.switches) / report.duration;
+  report.mean_position_error = static_cast<float>(position_sum / static_cast<double>(frames));
+  report.mean_facing_error = static_cast<float>(facing_sum / static_cast<double>(frames));
+  const float leg = 0.5f * (leg_length(skeleton, *left) + leg_length(skeleton, *right));
+  report.contact_height = options.contact_fraction * leg;
+  double slide_sum = 0;
+  const float min_frames = 0.05f * options.frame_rate;
+  measure_slides(left_path, up, report.contact_height, min_frames, report, slide_sum);
+  measure_slides(right_path, up, report.contact_height, min_frames, report, slide_sum);
+  if (report.contacts > 0)
+    report.mean_foot_slide = static_cast<float>(slide_sum / static_cast<double>(report.contacts));
+  return report;
+}
+
+}  // namespace marrow
