@@ -25,8 +25,13 @@ struct NearestArgs {
   std::uint32_t best_frame;
 };
 
+// The squared distance from `query` to the nearest point of the box [lower, upper], over
+// `padded_dims` floats (a multiple of 8; padding floats have an infinite box and a zero query).
+// Summed in any order: the search allows for rounding when it compares a bound with a distance.
 struct MatchKernels {
   void (*nearest_in_blocks)(NearestArgs&);
+  float (*box_distance)(const float* lower, const float* upper, const float* query,
+                        std::size_t padded_dims);
 };
 
 MARROW_DECLARE_KERNEL_LEVELS(MatchKernels);

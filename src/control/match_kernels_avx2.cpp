@@ -7,6 +7,7 @@
 
 namespace marrow::control_detail {
 
-const MatchKernels kAvx2MatchKernels = {&nearest_in_blocks<simd::avx2::F>};
+const MatchKernels kAvx2MatchKernels = {&nearest_in_blocks<simd::avx2::F>,
+                                        &box_distance<simd::avx2::F>};
 
 }  // namespace marrow::control_detail

@@ -7,6 +7,7 @@
 
 namespace marrow::control_detail {
 
-const MatchKernels kAvx512MatchKernels = {&nearest_in_blocks<simd::avx512::F>};
+const MatchKernels kAvx512MatchKernels = {&nearest_in_blocks<simd::avx512::F>,
+                                          &box_distance<simd::avx512::F>};
 
 }  // namespace marrow::control_detail

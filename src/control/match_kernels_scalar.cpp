@@ -6,6 +6,7 @@
 
 namespace marrow::control_detail {
 
-const MatchKernels kScalarMatchKernels = {&nearest_in_blocks<simd::scalar::F>};
+const MatchKernels kScalarMatchKernels = {&nearest_in_blocks<simd::scalar::F>,
+                                          &box_distance<simd::scalar::F>};
 
 }  // namespace marrow::control_detail

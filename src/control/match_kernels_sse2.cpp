@@ -7,6 +7,7 @@
 
 namespace marrow::control_detail {
 
-const MatchKernels kSse2MatchKernels = {&nearest_in_blocks<simd::sse2::F>};
+const MatchKernels kSse2MatchKernels = {&nearest_in_blocks<simd::sse2::F>,
+                                        &box_distance<simd::sse2::F>};
 
 }  // namespace marrow::control_detail

@@ -408,6 +408,10 @@ Result<std::shared_ptr<const MotionDatabase>> MotionDatabase::build(
     db->dims_ += feature_width(schema.features[i].kind);
     group_of_dim.resize(db->dims_, static_cast<std::uint32_t>(i));
   }
+  if (db->dims_ > kMaxMotionDims) {
+    return make_error(kWhere, "the schema has " + std::to_string(db->dims_) +
+                                  " floats, more than " + std::to_string(kMaxMotionDims));
+  }
   ClipSetBuilder set(skeleton);
   FrameTable table;
   for (std::size_t c = 0; c < clips.size(); ++c) {
@@ -422,7 +426,7 @@ Result<std::shared_ptr<const MotionDatabase>> MotionDatabase::build(
         clip_without_root_motion(sampled->clips[c], skeleton, r->root, sampled->samples[c].root,
                                  character, schema.sample_rate);
     if (!baked) return baked.error();
-    if (Status s = set.add_clip(*baked); !s) return s.error();
+    if (Status s = set.add_clip(*baked, {.compile = schema.compile_clips}); !s) return s.error();
   }
   db->first_frame_of_clip_.push_back(static_cast<std::uint32_t>(table.frames.size()));
   db->frames_ = std::move(table.frames);

@@ -61,6 +61,9 @@ struct MotionSchema {
   std::string left_foot{}, right_foot{};
   Vec3 up{0, 1, 0};        ///< the model-space up axis
   float sample_rate = 60;  ///< database frames per second of clip time
+  /// Play the database's clips in compiled form (compiled_clip.h, default options): what a crowd
+  /// wants; off, the exact clips play.
+  bool compile_clips = false;
   std::vector<MotionFeatureDesc> features{};
 
   /// Holden's locomotion set (27 floats): both feet's positions and velocities, the root's
@@ -80,6 +83,9 @@ struct MotionClipDesc {
   std::vector<Range> excluded{};
 };
 
+/// The most floats a feature vector may have (a query is padded on the stack, not allocated).
+inline constexpr std::size_t kMaxMotionDims = 256;
+
 inline constexpr std::uint32_t kNoMotionFrame = std::numeric_limits<std::uint32_t>::max();
 
 /// A search's answer: the frame (kNoMotionFrame when nothing was searchable), its squared
@@ -89,6 +95,8 @@ struct MotionMatch {
   float distance = std::numeric_limits<float>::infinity();
   std::uint32_t frames_compared = 0;
   std::uint32_t boxes_tested = 0;
+  /// False when a leaf budget stopped the search before it had ruled out every other frame.
+  bool exact = true;
 };
 
 /// A database frame: which clip and time it is, and the character's frame there (model space of
@@ -112,7 +120,7 @@ class MotionDatabase {
   /// Errors: no clips, a null clip, a clip whose tracks do not bind to `skeleton`, an unknown
   /// joint in the schema (named), a root with animated ancestors, a rate or horizon or weight that
   /// is not positive and finite (zero weights allowed), no feature, feet that do not tell a
-  /// facing, and a database with no searchable frame.
+  /// facing, more than kMaxMotionDims floats, and a database with no searchable frame.
   static Result<std::shared_ptr<const MotionDatabase>> build(const Skeleton& skeleton,
                                                              std::span<const MotionClipDesc> clips,
                                                              const MotionSchema& schema);
@@ -149,8 +157,13 @@ class MotionDatabase {
   /// The nearest searchable frame to `query` (dims() normalized floats) by squared Euclidean
   /// distance; ties go to the lower frame index, so both modes return the same frame. Allocates
   /// nothing; a query of the wrong size or with a non-finite float gives kNoMotionFrame.
+  /// `leaf_budget` > 0 makes the box tree approximate: it stops after comparing that many leaves
+  /// (32 frames each), nearest boxes first, and answers the best frame seen (MotionMatch::exact
+  /// says whether that was still provably the nearest); docs/motion_matching.md measures its
+  /// recall.
   MotionMatch search(std::span<const float> query,
-                     MotionSearchMode mode = MotionSearchMode::kBoxTree) const;
+                     MotionSearchMode mode = MotionSearchMode::kBoxTree,
+                     std::uint32_t leaf_budget = 0) const;
 
   /// Bytes held: features twice (by frame, and in the search's blocks), boxes, frames, clips.
   std::size_t size_bytes() const;
@@ -167,18 +180,18 @@ class MotionDatabase {
     std::uint32_t first_block = 0, block_count = 0;
     std::uint32_t left = 0, right = 0;  ///< children; 0 for a leaf (the root is node 0)
   };
-  static constexpr std::uint32_t kLeafFrames = 16;
+  static constexpr std::uint32_t kLeafFrames = 32;
 
   void normalize_groups(std::span<const std::uint32_t> group_of_dim);
   void build_search_index();
   std::uint32_t build_node(std::span<std::uint32_t> frames, std::vector<std::uint32_t>& order);
-  float box_bound(std::uint32_t node, std::span<const float> query) const;
-  MotionMatch search_tree(std::span<const float> query) const;
+  MotionMatch search_tree(const float* padded_query, std::uint32_t leaf_budget) const;
+  void rotate_query(std::span<const float> query, float* out) const;
 
   MotionSchema schema_;
   std::shared_ptr<const ClipSet> set_;
   JointIndex root_ = 0;
-  std::size_t dims_ = 0;
+  std::size_t dims_ = 0, padded_dims_ = 0;  ///< padded: a multiple of 8, for the boxes
   std::vector<std::uint32_t> offsets_;
   std::vector<MotionFrame> frames_;
   std::vector<std::uint32_t> first_frame_of_clip_;  ///< one more than clips: the end
@@ -186,6 +199,10 @@ class MotionDatabase {
   std::vector<float> features_, mean_, scale_;
   Vec3 side_{1, 0, 0}, forward_{0, 0, 1};
   float mean_speed_ = 0;
+  // The search runs on the features turned onto their principal axes (basis_: dims x dims, row k
+  // the k-th axis by decreasing variance), where the tree's boxes fit the data far more tightly;
+  // a rotation keeps every distance. rotated_ holds the turned features while the tree is built.
+  std::vector<float> basis_, rotated_;
   // The search's index: searchable frames in leaf order, in blocks of 8 frames stored float by
   // float (dims() x 8), padded with infinite frames; each tree node's box (lower, upper).
   std::vector<float> blocks_;

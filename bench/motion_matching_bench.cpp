@@ -1,0 +1,222 @@
+// Motion matching (issue 33, docs/motion_matching.md) on the CMU database the tests use
+// (../shared/assets/bvh/cmu_iclone: 20 takes of walks, a jog, turns, backward and sideways
+// dribbles on Character Creator's rig).
+//  - BM_MotionSearch/mode:M/frames:F: one query, M = 0 brute force, M = 1 the box tree. F = 0 is
+//    the CMU database; F = 1000000 is it tiled with noise (each copy's floats moved by a normal
+//    draw of 0.05 normalized units) to a million frames. Queries are the ones the controller
+//    asked while it ran the test course, cycled.
+//  - BM_MotionSearchApproximate/leaves:L/frames:F: the box tree stopped after L leaves (32
+//    frames each); `recall` is the share of the course's queries whose answer is the exact
+//    frame, `distance_ratio` the mean of the answer's distance over the exact one's.
+//  - BM_MotionMatchingCrowd/threads:T: 1,000 characters matching at 10 Hz (searches staggered
+//    over the six frames of each tenth of a second) and animated at 60 Hz: per character-frame
+//    the matcher's update (springs, the search when due, the inertialized switch), evaluate
+//    (sample compiled clips, inertialize) and local-to-model, over T threads. One iteration is one
+//    60 Hz frame of all 1,000: it must stay under 16.7 ms.
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <memory>
+#include <numbers>
+#include <random>
+#include <vector>
+
+#include "marrow/control/motion_course.h"
+#include "marrow/control/motion_matcher.h"
+#include "marrow/io/asset.h"
+#include "marrow/pose/local_to_model.h"
+#include "thread_pool.h"
+
+namespace {
+
+using namespace marrow;
+
+struct Cmu {
+  std::vector<Asset> assets;
+  std::shared_ptr<const MotionDatabase> database, tiled;
+  std::vector<std::vector<float>> queries;
+};
+
+std::vector<MotionCourseStep> course() {
+  constexpr float kWalk = 130, kJog = 250, kQuarter = std::numbers::pi_v<float> / 2;
+  const auto toward = [](float yaw, float speed) {
+    return MotionCourseStep{4, Vec3{std::sin(yaw), 0, std::cos(yaw)} * speed, yaw};
+  };
+  return {toward(0, kWalk),
+          toward(kQuarter, kWalk),
+          toward(0, kWalk),
+          toward(2 * kQuarter, kWalk),
+          {3, {0, 0, 0}, 2 * kQuarter},
+          toward(2 * kQuarter, kWalk),
+          toward(2 * kQuarter, kJog)};
+}
+
+// The queries of one run of the course, as the controller made them.
+std::vector<std::vector<float>> course_queries(const std::shared_ptr<const MotionDatabase>& db) {
+  std::vector<std::vector<float>> queries;
+  MotionMatcher matcher = MotionMatcher::create(db).value();
+  for (const MotionCourseStep& step : course()) {
+    for (int f = 0; f < static_cast<int>(step.duration * 60); ++f) {
+      matcher.set_input(step.velocity, step.yaw);
+      if (matcher.update(1.0f / 60).searched)
+        queries.emplace_back(matcher.last_query().begin(), matcher.last_query().end());
+    }
+  }
+  return queries;
+}
+
+std::shared_ptr<const MotionDatabase> tile(const MotionDatabase& db, std::size_t frames) {
+  std::mt19937 rng(11);
+  std::normal_distribution<float> noise(0, 0.05f);
+  std::vector<float> rows;
+  rows.reserve(frames * db.dims());
+  for (std::size_t f = 0; f < frames; ++f) {
+    for (float v : db.features(static_cast<std::uint32_t>(f % db.frame_count())))
+      rows.push_back(v + (f < db.frame_count() ? 0 : noise(rng)));
+  }
+  return MotionDatabase::from_features(db.dims(), rows).value();
+}
+
+const Cmu* cmu() {
+  static const std::unique_ptr<Cmu> data = []() -> std::unique_ptr<Cmu> {
+    const char* trials[] = {"002_01", "002_02", "002_03", "007_01", "007_02", "007_03", "007_04",
+                            "007_05", "007_06", "007_07", "007_08", "007_09", "007_10", "007_11",
+                            "007_12", "006_01", "006_06", "006_08", "006_10", "006_11"};
+    auto c = std::make_unique<Cmu>();
+    for (const char* trial : trials) {
+      Result<Asset> a =
+          load_asset(std::string(MARROW_SHARED_DIR) + "/assets/bvh/cmu_iclone/" + trial + ".bvh");
+      if (!a) return nullptr;
+      c->assets.push_back(std::move(*a));
+    }
+    std::vector<MotionClipDesc> clips;
+    for (const Asset& a : c->assets) clips.push_back({&a.clips[0], {{0, 0.05f}}});
+    MotionSchema schema =
+        MotionSchema::locomotion("CC_Base_Hip", "CC_Base_L_Foot", "CC_Base_R_Foot");
+    schema.compile_clips = true;
+    Result<std::shared_ptr<const MotionDatabase>> db =
+        MotionDatabase::build(c->assets[0].skeleton, clips, schema);
+    if (!db) return nullptr;
+    c->database = *db;
+    c->queries = course_queries(c->database);
+    return c;
+  }();
+  return data.get();
+}
+
+void BM_MotionSearch(benchmark::State& state) {
+  const Cmu* data = cmu();
+  if (!data) return state.SkipWithError("../shared/assets/bvh/cmu_iclone is absent");
+  const auto mode =
+      state.range(0) == 0 ? MotionSearchMode::kBruteForce : MotionSearchMode::kBoxTree;
+  static std::shared_ptr<const MotionDatabase> tiled;
+  if (state.range(1) != 0 && !tiled) tiled = tile(*data->database, 1000000);
+  const MotionDatabase& db = state.range(1) == 0 ? *data->database : *tiled;
+  std::size_t next = 0, compared = 0, boxes = 0;
+  for (auto _ : state) {
+    const MotionMatch m = db.search(data->queries[next], mode);
+    benchmark::DoNotOptimize(m.frame);
+    compared += m.frames_compared;
+    boxes += m.boxes_tested;
+    next = next + 1 == data->queries.size() ? 0 : next + 1;
+  }
+  state.counters["frames"] = static_cast<double>(db.searchable_count());
+  state.counters["compared"] =
+      static_cast<double>(compared) / static_cast<double>(state.iterations());
+  state.counters["boxes"] = static_cast<double>(boxes) / static_cast<double>(state.iterations());
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_MotionSearch)
+    ->ArgNames({"mode", "frames"})
+    ->Args({0, 0})
+    ->Args({1, 0})
+    ->Args({0, 1000000})
+    ->Args({1, 1000000})
+    ->Unit(benchmark::kMicrosecond);
+
+void BM_MotionSearchApproximate(benchmark::State& state) {
+  const Cmu* data = cmu();
+  if (!data) return state.SkipWithError("../shared/assets/bvh/cmu_iclone is absent");
+  static std::shared_ptr<const MotionDatabase> tiled;
+  if (state.range(1) != 0 && !tiled) tiled = tile(*data->database, 1000000);
+  const MotionDatabase& db = state.range(1) == 0 ? *data->database : *tiled;
+  const auto budget = static_cast<std::uint32_t>(state.range(0));
+  double hits = 0, ratio = 0;
+  for (const std::vector<float>& q : data->queries) {
+    const MotionMatch exact = db.search(q),
+                      approximate = db.search(q, MotionSearchMode::kBoxTree, budget);
+    hits += approximate.frame == exact.frame ? 1 : 0;
+    ratio += exact.distance > 0 ? approximate.distance / exact.distance : 1;
+  }
+  std::size_t next = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(
+        db.search(data->queries[next], MotionSearchMode::kBoxTree, budget).frame);
+    next = next + 1 == data->queries.size() ? 0 : next + 1;
+  }
+  const auto queries = static_cast<double>(data->queries.size());
+  state.counters["recall"] = hits / queries;
+  state.counters["distance_ratio"] = ratio / queries;
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_MotionSearchApproximate)
+    ->ArgNames({"leaves", "frames"})
+    ->Args({4, 0})
+    ->Args({8, 1000000})
+    ->Args({16, 1000000})
+    ->Args({32, 1000000})
+    ->Unit(benchmark::kMicrosecond);
+
+struct Matching {
+  MotionMatcher matcher;
+  std::vector<SoaTransform> local;
+  std::vector<Mat4> model;
+};
+
+void BM_MotionMatchingCrowd(benchmark::State& state) {
+  const Cmu* data = cmu();
+  if (!data) return state.SkipWithError("../shared/assets/bvh/cmu_iclone is absent");
+  constexpr std::size_t kCrowd = 1000;
+  constexpr float kFrame = 1.0f / 60;
+  const std::shared_ptr<const MotionDatabase>& db = data->database;
+  const Skeleton& skeleton = db->skeleton();
+  std::vector<Matching> crowd;
+  crowd.reserve(kCrowd);
+  const std::vector<MotionCourseStep> steps = course();
+  for (std::size_t i = 0; i < kCrowd; ++i) {
+    crowd.push_back({MotionMatcher::create(db).value(),
+                     std::vector<SoaTransform>(soa_group_count(skeleton.size())),
+                     std::vector<Mat4>(skeleton.size())});
+    const MotionCourseStep& s = steps[i % steps.size()];
+    crowd.back().matcher.set_input(s.velocity, s.yaw);
+    for (std::size_t f = 0; f < i % 6; ++f) crowd.back().matcher.update(kFrame);  // stagger
+  }
+  ThreadPool pool(static_cast<std::size_t>(state.range(0)));
+  const std::size_t tasks = pool.size() * 8;
+  std::vector<AnimatorWorkspace> workspaces;
+  for (std::size_t t = 0; t < tasks; ++t) workspaces.emplace_back(db->clip_set(), 4);
+  std::size_t frame = 0;
+  for (auto _ : state) {
+    pool.parallel_for(tasks, [&](std::size_t task) {
+      for (std::size_t i = task * kCrowd / tasks; i < (task + 1) * kCrowd / tasks; ++i) {
+        Matching& c = crowd[i];
+        // Every character turns its stick a quarter turn every 2 s, at its own phase.
+        const float yaw = std::numbers::pi_v<float> / 2 * static_cast<float>((frame + i) / 120 % 4);
+        c.matcher.set_input(Vec3{std::sin(yaw), 0, std::cos(yaw)} * 130, yaw);
+        c.matcher.update(kFrame);
+        c.matcher.evaluate(workspaces[task], c.local);
+        SoaLocalToModelJob{&skeleton, c.local, c.model}.run();
+      }
+    });
+    ++frame;
+  }
+  state.SetItemsProcessed(state.iterations() * kCrowd);
+}
+BENCHMARK(BM_MotionMatchingCrowd)
+    ->ArgName("threads")
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+}  // namespace
