@@ -31,15 +31,26 @@ float leg_length(const Skeleton& skeleton, JointIndex foot) {
 }
 
 // Contacts and their slides for one foot's world positions, frame by frame.
-void measure_slides(std::span<const Vec3> positions, Vec3 up, float tolerance, float min_frames,
-                    MotionCourseReport& report, double& slide_sum) {
-  float lowest = 1e30f;
-  for (Vec3 p : positions) lowest = std::min(lowest, dot(p, up));
+void measure_slides(std::span<const Vec3> positions, Vec3 up, float tolerance, float max_step,
+                    float min_frames, MotionCourseReport& report, double& slide_sum) {
+  // The foot's ground level: the 5th percentile of its heights, not the lowest, which one bad
+  // frame would set.
+  std::vector<float> heights;
+  for (Vec3 p : positions) heights.push_back(dot(p, up));
+  if (heights.empty()) return;
+  const auto fifth = heights.begin() + static_cast<std::ptrdiff_t>(heights.size() / 20);
+  std::nth_element(heights.begin(), fifth, heights.end());
+  const float lowest = *fifth;
   std::size_t start = 0;
   bool planted = false;
   float travelled = 0;
   for (std::size_t f = 0; f <= positions.size(); ++f) {
-    const bool low = f < positions.size() && dot(positions[f], up) <= lowest + tolerance;
+    // Planted: low, and slower than max_step per frame (a swinging foot skims the ground fast).
+    bool low = f < positions.size() && dot(positions[f], up) <= lowest + tolerance;
+    if (low && f > 0) {
+      const Vec3 step = positions[f] - positions[f - 1];
+      low = length(step - up * dot(step, up)) <= max_step;
+    }
     if (low && !planted) planted = true, start = f, travelled = 0;
     if (low && f > start) {
       const Vec3 step = positions[f] - positions[f - 1];
@@ -96,8 +107,12 @@ Result<MotionCourseReport> run_motion_course(std::shared_ptr<const MotionDatabas
       matcher->set_input(step.velocity, step.yaw);
       matcher->update(dt);
       desired.update(step.velocity, step.yaw, dt);
-      matcher->evaluate(workspace, std::span<Transform>(local));
-      local_to_model(skeleton, local, model);
+      if (options.foot_locking) {
+        matcher->evaluate_planted(workspace, local, model);
+      } else {
+        matcher->evaluate(workspace, std::span<Transform>(local));
+        local_to_model(skeleton, local, model);
+      }
       const Transform world = matcher->world();
       left_path.push_back(world.translation + rotate(world.rotation, model[*left].translation()));
       right_path.push_back(world.translation + rotate(world.rotation, model[*right].translation()));
@@ -121,8 +136,9 @@ Result<MotionCourseReport> run_motion_course(std::shared_ptr<const MotionDatabas
   report.contact_height = options.contact_fraction * leg;
   double slide_sum = 0;
   const float min_frames = 0.05f * options.frame_rate;
-  measure_slides(left_path, up, report.contact_height, min_frames, report, slide_sum);
-  measure_slides(right_path, up, report.contact_height, min_frames, report, slide_sum);
+  const float max_step = 0.5f * leg / options.frame_rate;
+  measure_slides(left_path, up, report.contact_height, max_step, min_frames, report, slide_sum);
+  measure_slides(right_path, up, report.contact_height, max_step, min_frames, report, slide_sum);
   if (report.contacts > 0)
     report.mean_foot_slide = static_cast<float>(slide_sum / static_cast<double>(report.contacts));
   return report;

@@ -37,6 +37,7 @@ struct SampledClip {
 
 struct Resolved {
   JointIndex root = 0, left = 0, right = 0;
+  float leg_length = 0;                    // the feet's legs' rest length, averaged
   std::vector<JointIndex> feature_joints;  // distinct, in first-use order
   std::vector<std::uint32_t> slot_of_feature;
   float max_horizon = 0;
@@ -62,6 +63,11 @@ Result<Resolved> resolve(const Skeleton& skeleton, const MotionSchema& schema) {
   Result<JointIndex> right = find_joint(skeleton, schema.right_foot, "the right foot");
   if (!right) return right.error();
   r.root = *root, r.left = *left, r.right = *right;
+  for (JointIndex foot : {r.left, r.right}) {
+    JointIndex j = foot;
+    for (int bone = 0; bone < 2 && skeleton.parent(j) != kNoParent; ++bone, j = skeleton.parent(j))
+      r.leg_length += 0.5f * length(skeleton.rest_pose()[j].translation);
+  }
   r.feature_joints = {r.left, r.right};
   for (std::size_t i = 0; i < schema.features.size(); ++i) {
     const MotionFeatureDesc& f = schema.features[i];
@@ -322,6 +328,20 @@ Transform ground_transform(const GroundFrames& g, std::size_t f, Vec3 up) {
 
 // One clip's frames and raw features: joints relative to the character's frame, velocities by
 // central differences, the future from the frames `horizon` ahead.
+// Whether the foot in slot `slot` (0 left, 1 right) is planted at frame f: low over the clip's
+// floor and slow, by the thresholds of ik/foot_contacts.h relative to the leg's length.
+bool planted(const SampledClip& s, const GroundFrames& g, std::size_t f, std::size_t slot,
+             const Resolved& r, const Sampled& axes, float rate) {
+  const std::size_t joints = r.feature_joints.size(), frames = s.root.size();
+  const Vec3 p = s.joints[f * joints + slot];
+  const std::size_t a = f > 0 ? f - 1 : f, b = f + 1 < frames ? f + 1 : f;
+  const Vec3 v = b > a ? (s.joints[b * joints + slot] - s.joints[a * joints + slot]) *
+                             (rate / static_cast<float>(b - a))
+                       : Vec3{0, 0, 0};
+  const float height = dot(p - g.position[f], axes.up);
+  return height <= 0.05f * r.leg_length && length(v) <= 0.5f * r.leg_length;
+}
+
 struct FrameTable {
   std::vector<MotionFrame> frames;
   std::vector<float> features;
@@ -352,6 +372,8 @@ void add_clip_frames(FrameTable& out, ClipId clip, float duration, const Sampled
     frame.ground_forward = dot(g.position[f], axes.forward);
     frame.yaw = yaw;
     frame.searchable = f + max_ahead < frames;
+    frame.left_contact = planted(s, g, f, 0, r, axes, rate);
+    frame.right_contact = planted(s, g, f, 1, r, axes, rate);
     for (const MotionClipDesc::Range& range : desc.excluded)
       if (frame.time >= range.begin && frame.time <= range.end) frame.searchable = false;
     for (std::size_t i = 0; i < schema.features.size(); ++i) {

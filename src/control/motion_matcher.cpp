@@ -6,6 +6,9 @@
 #include <cmath>
 #include <numbers>
 
+#include "marrow/ik/foot_planting.h"
+#include "marrow/pose/local_to_model.h"
+
 namespace marrow {
 namespace {
 
@@ -93,6 +96,9 @@ Result<MotionMatcher> MotionMatcher::create(std::shared_ptr<const MotionDatabase
                                options.facing_halflife);
   m.max_drift_ = options.max_drift >= 0 ? options.max_drift : 0.5f * m.database_->mean_speed();
   m.query_.assign(m.database_->dims(), 0);
+  const Skeleton& skeleton = m.database_->skeleton();
+  m.feet_[0] = skeleton.find(m.database_->schema().left_foot).value_or(0);
+  m.feet_[1] = skeleton.find(m.database_->schema().right_foot).value_or(0);
   std::uint32_t first = 0;
   while (first + 1 < m.database_->frame_count() && !m.database_->frame(first).searchable) ++first;
   const MotionFrame& f = m.database_->frame(first);
@@ -214,6 +220,11 @@ MotionMatcherUpdate MotionMatcher::update(float dt) {
       result.switched = true;
     }
   }
+  const MotionFrame& playing = database_->frame(current_frame());
+  const float step = options_.contact_blend > 0 ? dt / options_.contact_blend : 1;
+  const bool planted[2] = {playing.left_contact, playing.right_contact};
+  for (int foot = 0; foot < 2; ++foot)
+    contact_[foot] = std::clamp(contact_[foot] + (planted[foot] ? step : -step), 0.0f, 1.0f);
   const float before = animator_->info(player_).time;
   animator_->update(dt);
   const float after = animator_->info(player_).time;
@@ -239,6 +250,43 @@ bool MotionMatcher::evaluate(AnimatorWorkspace& workspace, std::span<SoaTransfor
 
 bool MotionMatcher::evaluate(AnimatorWorkspace& workspace, std::span<Transform> local) {
   return animator_->evaluate(workspace, local);
+}
+
+bool MotionMatcher::evaluate_planted(AnimatorWorkspace& workspace, std::span<Transform> local,
+                                     std::span<Mat4> model) {
+  const Skeleton& skeleton = database_->skeleton();
+  if (local.size() < skeleton.size() || model.size() < skeleton.size()) return false;
+  if (!animator_->evaluate(workspace, local)) return false;
+  if (!local_to_model(skeleton, local, model)) return false;
+  const MotionSchema& schema = database_->schema();
+  const Transform world = this->world();
+  const Quat to_model = conjugate(world.rotation);
+  FootPlantLeg legs[2];
+  for (int foot = 0; foot < 2; ++foot) {
+    FootPlantLeg& leg = legs[foot];
+    leg.ankle = feet_[foot];
+    leg.knee = skeleton.parent(leg.ankle);
+    leg.hip = skeleton.parent(leg.knee);
+    leg.contact = contact_[foot];
+    const Vec3 ankle_world =
+        world.translation + rotate(world.rotation, model[leg.ankle].translation());
+    if (contact_[foot] >= 1 && !locked_[foot])
+      locked_[foot] = true, lock_world_[foot] = ankle_world;
+    if (contact_[foot] <= 0) locked_[foot] = false;
+    leg.locked = locked_[foot];
+    leg.lock_position = rotate(to_model, lock_world_[foot] - world.translation);
+  }
+  const GroundPlane ground{{0, 0, 0}, schema.up};
+  FootPlantingJob job;
+  job.skeleton = &skeleton;
+  job.pelvis = database_->root_joint();
+  job.legs = legs;
+  job.up = schema.up;
+  job.plane = &ground;
+  job.align_feet = false;
+  job.local = local;
+  job.model = model;
+  return job.run();
 }
 
 Transform MotionMatcher::world() const {

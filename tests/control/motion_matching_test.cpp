@@ -24,13 +24,16 @@ namespace {
 
 constexpr float kPi = std::numbers::pi_v<float>;
 
-// root -> hips (1 up) -> left and right feet (0.1 to each side, 1 down): the feet stand on y = 0.
+// root -> hips (1 up) -> a thigh on each side (0.1 out) -> knee (0.5 down) -> foot (0.5 down):
+// the feet stand on y = 0, 0.1 to each side of the hips.
 Skeleton walker_skeleton() {
-  std::vector<JointDesc> joints = {
-      {"root", -1, {}}, {"hips", 0, {}}, {"left", 1, {}}, {"right", 1, {}}};
+  std::vector<JointDesc> joints = {{"root", -1, {}},      {"hips", 0, {}}, {"left_thigh", 1, {}},
+                                   {"left_knee", 2, {}},  {"left", 3, {}}, {"right_thigh", 1, {}},
+                                   {"right_knee", 5, {}}, {"right", 6, {}}};
   joints[1].rest.translation = {0, 1, 0};
-  joints[2].rest.translation = {0.1f, -1, 0};
-  joints[3].rest.translation = {-0.1f, -1, 0};
+  joints[2].rest.translation = {0.1f, 0, 0};
+  joints[5].rest.translation = {-0.1f, 0, 0};
+  for (int j : {3, 4, 6, 7}) joints[j].rest.translation = {0, -0.5f, 0};
   return std::move(Skeleton::build(joints, "walker").value());
 }
 
@@ -55,7 +58,7 @@ Clip walker_clip(const std::string& name, float duration, Vec3 from, Vec3 to, fl
   EXPECT_TRUE(
       b.add_track(0, "root", TrackTarget::kRotation, Interpolation::kLinear, times, rotations, name)
           .ok());
-  return std::move(b.build(4, name).value());
+  return std::move(b.build(8, name).value());
 }
 
 MotionSchema walker_schema() {
@@ -286,6 +289,7 @@ TEST(MotionMatcher, PerFrameCallsAllocateNothingAndMoveTheCharacterByItsClip) {
   ASSERT_TRUE(matcher.ok()) << matcher.error().message;
   AnimatorWorkspace workspace(db->clip_set());
   std::vector<Transform> local(skeleton.size());
+  std::vector<Mat4> model(skeleton.size());
   // Asked to walk along +X facing +X (a quarter turn): both clips walk forward at 1 unit/s, so
   // after a second the character has walked about one unit, wherever it faces.
   matcher->reset({0, 0, 0}, kPi / 2);
@@ -295,6 +299,7 @@ TEST(MotionMatcher, PerFrameCallsAllocateNothingAndMoveTheCharacterByItsClip) {
       matcher->set_input({1, 0, 0}, kPi / 2);
       matcher->update(1.0f / 60);
       ASSERT_TRUE(matcher->evaluate(workspace, std::span<Transform>(local)));
+      ASSERT_TRUE(matcher->evaluate_planted(workspace, local, model));
     }
     EXPECT_EQ(meter.count(), 0u);
   }
@@ -397,6 +402,19 @@ TEST(MotionMatcher, FollowsTheScriptedCourseOnCmuMotionCapture) {
   EXPECT_LT(report->mean_facing_error, 15);
   EXPECT_LT(report->switches_per_second, 8);
   EXPECT_GT(report->contacts, 20u);
+  // Foot locking holds planted feet: less slide per contact than without, and under the
+  // centimetres the docs state (5 without locking, 3 with, on average).
+  MotionCourseOptions locking;
+  locking.foot_locking = true;
+  Result<MotionCourseReport> locked = run_motion_course(cmu->database, course, locking);
+  ASSERT_TRUE(locked.ok()) << locked.error().message;
+  std::cout << "[ note ] with foot locking: foot slide mean " << locked->mean_foot_slide
+            << " worst " << locked->worst_foot_slide << " over " << locked->contacts
+            << " contacts\n";
+  EXPECT_LT(report->mean_foot_slide, 5);
+  EXPECT_LT(locked->mean_foot_slide, 3);
+  EXPECT_LT(locked->mean_foot_slide, report->mean_foot_slide);
+  EXPECT_GT(locked->contacts, 20u);
 }
 
 }  // namespace

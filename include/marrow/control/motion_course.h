@@ -26,8 +26,10 @@ struct MotionCourseStep {
 
 /// The figures of one run, in the database's model units, degrees and seconds. Position and
 /// facing errors compare the character with the desired path at the same time; a foot's contact
-/// is a stretch of frames where its joint is within `contact_height` of the lowest that foot came
-/// over the run, and its slide the ground distance the joint travelled during the contact.
+/// is a stretch of frames where its joint is within `contact_height` of its ground level (the 5th
+/// percentile of its heights over the run) and moves slower than half a leg length per second
+/// (ik/foot_contacts.h's thresholds), and its slide the ground distance the joint travelled
+/// during the contact.
 struct MotionCourseReport {
   float duration = 0;
   std::uint64_t searches = 0, switches = 0;
@@ -46,8 +48,10 @@ struct MotionCourseOptions {
   MotionMatcherOptions matcher{};
   /// Measure foot slide on these joints (default: the schema's feet).
   std::string left_foot{}, right_foot{};
-  /// A foot is planted within this fraction of its leg's length above its lowest point.
+  /// A foot is planted within this fraction of its leg's length above its ground level.
   float contact_fraction = 0.05f;
+  /// Pose the character with MotionMatcher::evaluate_planted (feet held where they land).
+  bool foot_locking = false;
 };
 
 /// Errors: the matcher's, a step with a negative or non-finite duration or a non-finite input,

@@ -108,6 +108,9 @@ struct MotionFrame {
   float ground_side = 0, ground_forward = 0;  ///< the character's position on the ground
   float yaw = 0;                              ///< radians
   bool searchable = false;
+  /// The feet planted at this frame: within 5% of the leg's length of the clip's floor and moving
+  /// slower than half a leg length per second (ik/foot_contacts.h's thresholds).
+  bool left_contact = false, right_contact = false;
 };
 
 enum class MotionSearchMode : std::uint8_t {

@@ -25,6 +25,7 @@
 #include "marrow/base/error.h"
 #include "marrow/control/animator.h"
 #include "marrow/control/motion_database.h"
+#include "marrow/math/mat4.h"
 #include "marrow/math/transform.h"
 
 namespace marrow {
@@ -75,6 +76,11 @@ struct MotionMatcherOptions {
   /// units; negative: half a second at the database's mean speed.
   float max_drift = -1;
   MotionSearchMode search_mode = MotionSearchMode::kBoxTree;
+  /// 0: exact search; N: the box tree stops after N leaves (MotionDatabase::search).
+  std::uint32_t leaf_budget = 0;
+  /// Seconds a foot's contact weight takes to go from 0 to 1 or back as the playing frame's
+  /// contacts change (MotionFrame::left_contact); evaluate_planted() plants by that weight.
+  float contact_blend = 0.1f;
 };
 
 struct MotionMatcherUpdate {
@@ -102,6 +108,16 @@ class MotionMatcher {
   /// The pose in the character's frame (place it with world()); as Animator::evaluate.
   bool evaluate(AnimatorWorkspace& workspace, std::span<SoaTransform> local);
   bool evaluate(AnimatorWorkspace& workspace, std::span<Transform> local);
+  /// evaluate() with foot locking: local-to-model, then each planted foot held where it landed
+  /// in the world (FootPlantingJob with the schema's feet, their knees and hips, a lock per foot
+  /// that engages when the foot's contact weight reaches 1 and releases at 0, on the clips'
+  /// floor). `local` and `model` hold one entry per joint; both are written. False, writing
+  /// nothing useful, when they are short, the workspace is too small, or a foot's leg (the foot,
+  /// its parent the knee, the knee's parent the thigh) does not hang below the schema's root.
+  bool evaluate_planted(AnimatorWorkspace& workspace, std::span<Transform> local,
+                        std::span<Mat4> model);
+  /// The feet's contact weights now (0 swinging .. 1 planted): left, right.
+  float contact(int foot) const { return contact_[foot & 1]; }
 
   /// The character's frame in the world: on the ground, turned by yaw() about up.
   Transform world() const;
@@ -141,6 +157,10 @@ class MotionMatcher {
   float since_search_ = 1e30f;
   float max_drift_ = 0;
   std::vector<float> query_;
+  JointIndex feet_[2] = {0, 0};  ///< the schema's feet, found once
+  float contact_[2] = {0, 0};
+  bool locked_[2] = {false, false};
+  Vec3 lock_world_[2] = {};
   std::uint64_t searches_ = 0, switches_ = 0;
 };
 
