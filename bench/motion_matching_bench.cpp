@@ -74,7 +74,7 @@ std::shared_ptr<const MotionDatabase> tile(const MotionDatabase& db, std::size_t
     for (float v : db.features(static_cast<std::uint32_t>(f % db.frame_count())))
       rows.push_back(v + (f < db.frame_count() ? 0 : noise(rng)));
   }
-  return MotionDatabase::from_features(db.dims(), rows).value();
+  return MotionDatabase::from_features(db.dims(), rows, /*normalize=*/false).value();
 }
 
 const Cmu* cmu() {

@@ -223,7 +223,7 @@ MotionMatch MotionDatabase::search(std::span<const float> query, MotionSearchMod
 }
 
 Result<std::shared_ptr<const MotionDatabase>> MotionDatabase::from_features(
-    std::size_t dims, std::span<const float> rows) {
+    std::size_t dims, std::span<const float> rows, bool normalize) {
   if (dims == 0 || dims > kMaxMotionDims || rows.empty() || rows.size() % dims != 0)
     return make_error("motion database",
                       "the rows must be a non-empty multiple of dims floats, dims at most " +
@@ -240,7 +240,11 @@ Result<std::shared_ptr<const MotionDatabase>> MotionDatabase::from_features(
   db->first_frame_of_clip_ = {0, static_cast<std::uint32_t>(db->frames_.size())};
   std::vector<std::uint32_t> group_of_dim(dims);
   for (std::size_t d = 0; d < dims; ++d) group_of_dim[d] = static_cast<std::uint32_t>(d);
-  db->normalize_groups(group_of_dim);
+  if (normalize) {
+    db->normalize_groups(group_of_dim);
+  } else {
+    db->mean_.assign(dims, 0), db->scale_.assign(dims, 1);
+  }
   db->build_search_index();
   return std::shared_ptr<const MotionDatabase>(std::move(db));
 }

@@ -171,10 +171,12 @@ class MotionDatabase {
   /// Bytes held: features twice (by frame, and in the search's blocks), boxes, frames, clips.
   std::size_t size_bytes() const;
 
-  /// Builds a database from raw feature rows directly (benchmarks and tests of the search): no
-  /// clips, frames all searchable, normalization as build() does it with one group per float.
+  /// Builds a database from feature rows directly (benchmarks and tests of the search): no clips,
+  /// frames all searchable; normalized as build() does it with one group per float, or, with
+  /// `normalize` false, kept as given (rows already normalized, such as another database's).
   static Result<std::shared_ptr<const MotionDatabase>> from_features(std::size_t dims,
-                                                                     std::span<const float> rows);
+                                                                     std::span<const float> rows,
+                                                                     bool normalize = true);
 
   MotionDatabase() = default;  // use build()
 
