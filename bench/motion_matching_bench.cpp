@@ -37,25 +37,11 @@ struct Cmu {
   std::vector<std::vector<float>> queries;
 };
 
-std::vector<MotionCourseStep> course() {
-  constexpr float kWalk = 130, kJog = 250, kQuarter = std::numbers::pi_v<float> / 2;
-  const auto toward = [](float yaw, float speed) {
-    return MotionCourseStep{4, Vec3{std::sin(yaw), 0, std::cos(yaw)} * speed, yaw};
-  };
-  return {toward(0, kWalk),
-          toward(kQuarter, kWalk),
-          toward(0, kWalk),
-          toward(2 * kQuarter, kWalk),
-          {3, {0, 0, 0}, 2 * kQuarter},
-          toward(2 * kQuarter, kWalk),
-          toward(2 * kQuarter, kJog)};
-}
-
 // The queries of one run of the course, as the controller made them.
 std::vector<std::vector<float>> course_queries(const std::shared_ptr<const MotionDatabase>& db) {
   std::vector<std::vector<float>> queries;
   MotionMatcher matcher = MotionMatcher::create(db).value();
-  for (const MotionCourseStep& step : course()) {
+  for (const MotionCourseStep& step : standard_motion_course(*db, 130, 250)) {
     for (int f = 0; f < static_cast<int>(step.duration * 60); ++f) {
       matcher.set_input(step.velocity, step.yaw);
       if (matcher.update(1.0f / 60).searched)
@@ -182,7 +168,7 @@ void BM_MotionMatchingCrowd(benchmark::State& state) {
   const Skeleton& skeleton = db->skeleton();
   std::vector<Matching> crowd;
   crowd.reserve(kCrowd);
-  const std::vector<MotionCourseStep> steps = course();
+  const std::vector<MotionCourseStep> steps = standard_motion_course(*db, 130, 250);
   for (std::size_t i = 0; i < kCrowd; ++i) {
     crowd.push_back({MotionMatcher::create(db).value(),
                      std::vector<SoaTransform>(soa_group_count(skeleton.size())),

@@ -29,17 +29,6 @@ int main() {
   }
   std::vector<MotionClipDesc> clips;
   for (const Asset& a : assets) clips.push_back({&a.clips[0], {{0, 0.05f}}});
-  constexpr float kWalk = 130, kJog = 250, kQuarter = std::numbers::pi_v<float> / 2;
-  const auto toward = [](float yaw, float speed) {
-    return MotionCourseStep{4, Vec3{std::sin(yaw), 0, std::cos(yaw)} * speed, yaw};
-  };
-  const std::vector<MotionCourseStep> course = {toward(0, kWalk),
-                                                toward(kQuarter, kWalk),
-                                                toward(0, kWalk),
-                                                toward(2 * kQuarter, kWalk),
-                                                {3, {0, 0, 0}, 2 * kQuarter},
-                                                toward(2 * kQuarter, kWalk),
-                                                toward(2 * kQuarter, kJog)};
   std::printf(
       "| trajectory weight | search interval (s) | foot locking | position error mean / worst "
       "(cm) | facing error mean / worst (deg) | switches per s | foot slide per contact mean / "
@@ -63,7 +52,8 @@ int main() {
         MotionCourseOptions options;
         options.matcher.search_interval = interval;
         options.foot_locking = locking;
-        Result<MotionCourseReport> r = run_motion_course(*db, course, options);
+        Result<MotionCourseReport> r =
+            run_motion_course(*db, standard_motion_course(**db, 130, 250), options);
         if (!r) {
           std::fprintf(stderr, "%s\n", r.error().message.c_str());
           return 1;

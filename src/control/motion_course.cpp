@@ -68,6 +68,22 @@ void measure_slides(std::span<const Vec3> positions, Vec3 up, float tolerance, f
 
 }  // namespace
 
+std::vector<MotionCourseStep> standard_motion_course(const MotionDatabase& database, float walk,
+                                                     float jog) {
+  constexpr float kQuarter = std::numbers::pi_v<float> / 2;
+  const Vec3 side = database.ground_side(), forward = database.ground_forward();
+  const auto toward = [&](float yaw, float speed) {
+    return MotionCourseStep{4, (side * std::sin(yaw) + forward * std::cos(yaw)) * speed, yaw};
+  };
+  return {toward(0, walk),
+          toward(kQuarter, walk),
+          toward(0, walk),
+          toward(2 * kQuarter, walk),
+          {3, {0, 0, 0}, 2 * kQuarter},
+          toward(2 * kQuarter, walk),
+          toward(2 * kQuarter, jog)};
+}
+
 Result<MotionCourseReport> run_motion_course(std::shared_ptr<const MotionDatabase> database,
                                              std::span<const MotionCourseStep> steps,
                                              const MotionCourseOptions& options) {

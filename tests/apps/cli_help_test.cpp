@@ -14,8 +14,9 @@ using namespace marrow_test;
 
 namespace {
 
-const std::vector<std::string> kCommands = {"info",   "pose",     "demo",     "check", "convert",
-                                            "render", "autoskin", "retarget", "play",  "compile"};
+const std::vector<std::string> kCommands = {"info",    "pose",    "demo",     "check",
+                                            "convert", "render",  "autoskin", "retarget",
+                                            "play",    "compile", "match"};
 
 }  // namespace
 
@@ -112,12 +113,16 @@ TEST(CliHelp, EveryHelpExampleSucceeds) {
   GTEST_SKIP() << "run by the Release suite";
 #endif
   const std::string gltf = std::string(MARROW_SHARED_DIR) + "/assets/gltf/";
-  const std::map<std::string, std::string> files = {
+  std::map<std::string, std::string> files = {
       {"Soldier.glb", gltf + "Soldier.glb"},
       {"Xbot.glb", gltf + "Xbot.glb"},
       {"walk_to_run.json",
        std::string(MARROW_SOURCE_DIR) + "/examples/scripts/soldier_walk_to_run.json"},
       {"assets/", gltf + "morph"}};
+  // The match example's CMU takes (docs/motion_matching.md).
+  const std::string cmu = std::string(MARROW_SHARED_DIR) + "/assets/bvh/cmu_iclone/";
+  for (const char* take : {"002_01.bvh", "007_01.bvh", "006_10.bvh"})
+    files.emplace(take, cmu + take);
   for (const auto& [name, path] : files)
     if (!fs::exists(path)) GTEST_SKIP() << "no " << path;
   Scratch s("examples");

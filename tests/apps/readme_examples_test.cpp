@@ -59,8 +59,9 @@ TEST(DocExamples, EveryCommandLineExampleSucceedsAndMakesWhatItSays) {
   const std::string shared = MARROW_SHARED_DIR;
   if (!fs::exists(shared + "/assets/gltf/Soldier.glb")) GTEST_SKIP() << "no shared assets";
   std::vector<std::string> commands;
-  for (const char* page : {"README.md", "docs/rendering.md", "docs/autoskin.md",
-                           "docs/retargeting.md", "docs/formats_archive.md"}) {
+  for (const char* page :
+       {"README.md", "docs/rendering.md", "docs/autoskin.md", "docs/retargeting.md",
+        "docs/formats_archive.md", "docs/motion_matching.md"}) {
     const std::vector<std::string> mine = examples_of(page);
     EXPECT_FALSE(mine.empty()) << page << " has no example";
     commands.insert(commands.end(), mine.begin(), mine.end());
@@ -75,6 +76,7 @@ TEST(DocExamples, EveryCommandLineExampleSucceedsAndMakesWhatItSays) {
       {"pose", {"mixamorig:Hips"}},
       {"play", {"frame 0", "player"}},
       {"check", {"compatible"}},
+      {"match", {"frames", "switches", "foot"}},
       {"--version", {"marrow"}},
       {"autoskin", {"method heat", "precision"}}};
   for (const std::string& command : commands) {

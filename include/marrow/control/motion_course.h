@@ -54,6 +54,12 @@ struct MotionCourseOptions {
   bool foot_locking = false;
 };
 
+/// Issue 33's test course at `walk` and `jog` speeds (model units per second), on the database's
+/// ground axes: walk forward 4 s, a quarter turn to the side axis 4 s, back forward 4 s, a U-turn
+/// 4 s, stand 3 s, walk 4 s, jog 4 s (27 s), facing where it goes.
+std::vector<MotionCourseStep> standard_motion_course(const MotionDatabase& database, float walk,
+                                                     float jog);
+
 /// Errors: the matcher's, a step with a negative or non-finite duration or a non-finite input,
 /// an unknown foot joint, a frame rate that is not positive.
 Result<MotionCourseReport> run_motion_course(std::shared_ptr<const MotionDatabase> database,

@@ -20,6 +20,7 @@ void add_autoskin_command(CLI::App& app, std::function<int()>& run);
 void add_retarget_command(CLI::App& app, std::function<int()>& run);
 void add_play_command(CLI::App& app, std::function<int()>& run);
 void add_compile_command(CLI::App& app, std::function<int()>& run);
+void add_match_command(CLI::App& app, std::function<int()>& run);
 
 // The options of every command that loads files: --ticks-per-second N, the rate of clips whose
 // file gives none (.X without AnimTicksPerSecond, SMD), and --quiet (no reader notes). FBX and

@@ -142,6 +142,7 @@ int main(int argc, char** argv) {
   marrow::cli::add_retarget_command(app, run);
   marrow::cli::add_play_command(app, run);
   marrow::cli::add_compile_command(app, run);
+  marrow::cli::add_match_command(app, run);
   if (const int rc = marrow::cli::check_subcommand_name(app, argc, argv); rc != 0) return rc;
   try {
     app.parse(argc, argv);

@@ -1,0 +1,63 @@
+// `marrow match` as a user meets it: its report, a course file, and bad input refused with one
+// line naming what is wrong (docs/motion_matching.md).
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "run_process.h"
+
+using namespace marrow_test;
+
+namespace {
+
+std::vector<std::string> cmu_takes(const std::vector<std::string>& more) {
+  const std::string dir = std::string(MARROW_SHARED_DIR) + "/assets/bvh/cmu_iclone/";
+  std::vector<std::string> args = {
+      "match", dir + "002_01.bvh", dir + "007_01.bvh", dir + "006_10.bvh", "--exclude-start",
+      "0.05"};
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+const std::vector<std::string> kFeet = {"--root",         "CC_Base_Hip",  "--left-foot",
+                                        "CC_Base_L_Foot", "--right-foot", "CC_Base_R_Foot"};
+
+}  // namespace
+
+TEST(MatchCommand, ReportsACourseAndRefusesBadInputNamingIt) {
+  if (!fs::exists(std::string(MARROW_SHARED_DIR) + "/assets/bvh/cmu_iclone/002_01.bvh"))
+    GTEST_SKIP() << "no CMU takes in ../shared/assets/bvh/cmu_iclone";
+  Scratch s("match");
+  const fs::path course = s.dir / "course.json";
+  std::ofstream(course) << R"({"steps": [{"duration": 2, "speed": 130, "direction": 0},
+                                          {"duration": 2, "speed": 130, "direction": 90}]})";
+  std::vector<std::string> args = cmu_takes(kFeet);
+  args.insert(args.end(), {"--course", course.string(), "--format", "json"});
+  Outcome o = run(s, args);
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("\"searchable\""), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("\"duration\": 4"), std::string::npos) << o.out;  // 2 + 2 s
+
+  // A joint the skeleton lacks, named.
+  std::vector<std::string> feet = kFeet;
+  feet[3] = "LeftFoot";
+  o = run(s, cmu_takes(feet));
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_EQ(o.out, "");
+  EXPECT_NE(o.err.find("'LeftFoot'"), std::string::npos) << o.err;
+
+  // A course with a negative speed: the file and the place.
+  std::ofstream(course) << R"({"steps": [{"duration": 2, "speed": -1, "direction": 0}]})";
+  args = cmu_takes(kFeet);
+  args.insert(args.end(), {"--course", course.string()});
+  o = run(s, args);
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.err.find("course.json"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("steps[0].speed"), std::string::npos) << o.err;
+
+  // An unknown member.
+  std::ofstream(course) << R"({"steps": [{"duration": 2, "speed": 1, "direction": 0, "fast": 1}]})";
+  o = run(s, args);
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.err.find("steps[0].fast: unknown member"), std::string::npos) << o.err;
+}
