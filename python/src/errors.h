@@ -51,5 +51,7 @@ inline WrapMode parse_wrap(const std::string& wrap) {
 
 // The controller's bindings (control.cpp): ClipSet and Animator.
 void bind_control(py::module_& m);
+// Motion matching's bindings (motion.cpp): MotionDatabase and run_motion_course.
+void bind_motion(py::module_& m);
 
 }  // namespace marrow::python

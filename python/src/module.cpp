@@ -1071,5 +1071,6 @@ PYBIND11_MODULE(_marrow, m) {
       "GIF or MP4, with morph weights ((slots,) for every frame or (frames, slots)) when given; "
       "returns the renderer's notes");
   bind_control(m);
+  bind_motion(m);
   add_text_signatures(m);
 }

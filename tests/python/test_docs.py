@@ -1,5 +1,5 @@
-"""Every ```python example of docs/python.md runs, in a folder where Soldier.glb is at hand, and
-checks what it shows with an assert (an example that only prints proves only that it ran)."""
+"""Every ```python example of docs/python.md runs, in a folder where Soldier.glb (and the CMU takes,
+as cmu_iclone/) are at hand, and checks what it shows with an assert (an example that only prints proves only that it ran)."""
 import os
 import pathlib
 import re
@@ -22,5 +22,7 @@ def test_the_page_has_examples():
 def test_example_runs(index, tmp_path, monkeypatch):
     soldier = asset_path("gltf/Soldier.glb")
     (tmp_path / "Soldier.glb").symlink_to(soldier)
+    if "cmu_iclone/" in EXAMPLES[index]:  # the motion-matching example's takes
+        (tmp_path / "cmu_iclone").symlink_to(asset_path("bvh/cmu_iclone"))
     monkeypatch.chdir(tmp_path)
     exec(compile(EXAMPLES[index], f"docs/python.md example {index + 1}", "exec"), {})

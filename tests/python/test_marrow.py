@@ -346,3 +346,26 @@ def test_the_animator_drives_morph_weights_and_holds_one_by_hand():
         animator.set_morph_weight(2, 1.0)
     with pytest.raises(ValueError, match="finite"):
         animator.set_morph_weight(0, float("nan"))
+
+
+def test_motion_database_search_and_its_errors():
+    takes = [marrow.load(asset_path(f"bvh/cmu_iclone/{t}.bvh")) for t in ("002_01", "007_01")]
+    database = marrow.MotionDatabase(takes, "CC_Base_Hip", "CC_Base_L_Foot", "CC_Base_R_Foot",
+                                     exclude_start=0.05)
+    assert database.dims == 27 and database.searchable_count < database.frame_count
+    frame = 30
+    for mode in ("tree", "brute"):
+        found = database.search(database.features(frame), mode=mode)
+        assert found["frame"] == frame and found["distance"] == 0 and found["exact"]
+    with pytest.raises(ValueError, match="mode"):
+        database.search(database.features(frame), mode="kd")
+    with pytest.raises(ValueError, match="27"):
+        database.search([0.0, 1.0])
+    with pytest.raises(IndexError):
+        database.features(database.frame_count)
+    with pytest.raises(marrow.Error, match="'LeftFoot'"):
+        marrow.MotionDatabase(takes, "CC_Base_Hip", "LeftFoot", "CC_Base_R_Foot")
+    with pytest.raises(ValueError):
+        marrow.MotionDatabase([], "CC_Base_Hip", "CC_Base_L_Foot", "CC_Base_R_Foot")
+    with pytest.raises(marrow.Error, match=r"steps\[0\]\.speed"):
+        marrow.run_motion_course(database, {"steps": [{"duration": 1, "speed": -1, "direction": 0}]})
