@@ -20,16 +20,6 @@ float degrees_between(float a, float b) {
   return d * 180 / kPi;
 }
 
-float leg_length(const Skeleton& skeleton, JointIndex foot) {
-  float length_sum = 0;
-  JointIndex j = foot;
-  for (int bone = 0; bone < 2 && skeleton.parent(j) != kNoParent; ++bone) {
-    length_sum += length(skeleton.rest_pose()[j].translation);
-    j = skeleton.parent(j);
-  }
-  return length_sum;
-}
-
 // Contacts and their slides for one foot's world positions, frame by frame.
 void measure_slides(std::span<const Vec3> positions, Vec3 up, float tolerance, float max_step,
                     float min_frames, MotionCourseReport& report, double& slide_sum) {
@@ -148,7 +138,7 @@ Result<MotionCourseReport> run_motion_course(std::shared_ptr<const MotionDatabas
   report.switches_per_second = static_cast<float>(report.switches) / report.duration;
   report.mean_position_error = static_cast<float>(position_sum / static_cast<double>(frames));
   report.mean_facing_error = static_cast<float>(facing_sum / static_cast<double>(frames));
-  const float leg = 0.5f * (leg_length(skeleton, *left) + leg_length(skeleton, *right));
+  const float leg = database->leg_length();
   report.contact_height = options.contact_fraction * leg;
   double slide_sum = 0;
   const float min_frames = 0.05f * options.frame_rate;

@@ -63,10 +63,13 @@ Result<Resolved> resolve(const Skeleton& skeleton, const MotionSchema& schema) {
   Result<JointIndex> right = find_joint(skeleton, schema.right_foot, "the right foot");
   if (!right) return right.error();
   r.root = *root, r.left = *left, r.right = *right;
+  // The legs' rest length in model units (ancestors may scale): ankle to knee to hip.
+  std::vector<Mat4> rest(skeleton.size());
+  local_to_model(skeleton, skeleton.rest_pose(), rest);
   for (JointIndex foot : {r.left, r.right}) {
     JointIndex j = foot;
     for (int bone = 0; bone < 2 && skeleton.parent(j) != kNoParent; ++bone, j = skeleton.parent(j))
-      r.leg_length += 0.5f * length(skeleton.rest_pose()[j].translation);
+      r.leg_length += 0.5f * length(rest[j].translation() - rest[skeleton.parent(j)].translation());
   }
   r.feature_joints = {r.left, r.right};
   for (std::size_t i = 0; i < schema.features.size(); ++i) {
@@ -95,14 +98,9 @@ std::uint32_t frames_of(const Clip& clip, float rate) {
   return static_cast<std::uint32_t>(std::floor(clip.duration() * rate + 1e-3f)) + 1;
 }
 
-// The root's model transform from the local pose, along its chain (rigid: uniform scale 1 is what
-// root motion assumes of the root's ancestors too).
-Transform chain_model(const Skeleton& skeleton, std::span<const Transform> local, JointIndex j) {
-  Transform m = local[j];
-  for (JointIndex p = skeleton.parent(j); p != kNoParent; p = skeleton.parent(p))
-    m = control_detail::rigid_compose(local[p], m);
-  return m;
-}
+// A joint's model transform as TRS, from its model matrix: ancestors may scale (a glTF armature
+// under a 0.01 node), and positions then come out in model units like every other joint's.
+Transform model_transform(const Mat4& m) { return decompose(m).transform; }
 
 SampledClip sample_clip(const Skeleton& skeleton, const Clip& clip, const Resolved& r, float rate,
                         Vec3 up) {
@@ -115,7 +113,7 @@ SampledClip sample_clip(const Skeleton& skeleton, const Clip& clip, const Resolv
     const float t = std::min(clip.duration(), static_cast<float>(f) / rate);
     if (!sample(clip, skeleton.rest_pose(), t, cursor, local)) break;
     local_to_model(skeleton, local, model);
-    const Transform root = chain_model(skeleton, local, r.root);
+    const Transform root = model_transform(model[r.root]);
     s.root.push_back(root);
     for (JointIndex j : r.feature_joints) s.joints.push_back(model[j].translation());
     const Quat to_root = conjugate(root.rotation);
@@ -207,8 +205,8 @@ namespace {
 
 // The database's clip in one canonical form whatever the file did: the root's ancestors stand at
 // rest (their tracks dropped) and the root's translation and rotation are keys at every frame
-// holding P^-1 C^-1 M (P: the ancestors' rest transform, C: the character's frame, M: the root's
-// model transform), so every clip stands in the character's frame and splits its motion between
+// holding P^-1 C^-1 M (P: the ancestors' rest transform, scale included, C: the character's frame,
+// M: the root's model transform), so every clip stands in the character's frame and splits its motion between
 // the joints alike (files of one rig that move the top joint in some takes and the hips in others
 // would otherwise blend the two against each other in a transition).
 Result<Clip> clip_without_root_motion(const Clip& source, const Skeleton& skeleton, JointIndex root,
@@ -231,10 +229,15 @@ Result<Clip> clip_without_root_motion(const Clip& source, const Skeleton& skelet
                           source.values().subspan(t.first_value, t.key_count * per_key), where);
     if (!s) return s.error();
   }
-  const Transform parent_inverse = control_detail::rigid_inverse(
-      skeleton.parent(root) == kNoParent
-          ? Transform{}
-          : chain_model(skeleton, skeleton.rest_pose(), skeleton.parent(root)));
+  // The parent's rest model transform, scale included (uniform: the x scale stands for all).
+  Transform parent{};
+  if (skeleton.parent(root) != kNoParent) {
+    std::vector<Mat4> rest(skeleton.size());
+    local_to_model(skeleton, skeleton.rest_pose(), rest);
+    parent = model_transform(rest[skeleton.parent(root)]);
+  }
+  const Quat to_parent = conjugate(parent.rotation);
+  const float inverse_scale = parent.scale.x != 0 ? 1 / parent.scale.x : 1;
   std::vector<float> times, translations, rotations;
   for (std::size_t f = 0; f < root_model.size(); ++f) {
     times.push_back(std::min(source.duration(), static_cast<float>(f) / rate));
@@ -242,9 +245,11 @@ Result<Clip> clip_without_root_motion(const Clip& source, const Skeleton& skelet
       times.pop_back();
       break;
     }
-    const Transform local = control_detail::rigid_compose(
-        parent_inverse,
-        control_detail::rigid_compose(control_detail::rigid_inverse(character[f]), root_model[f]));
+    const Transform model =
+        control_detail::rigid_compose(control_detail::rigid_inverse(character[f]), root_model[f]);
+    Transform local;
+    local.translation = rotate(to_parent, model.translation - parent.translation) * inverse_scale;
+    local.rotation = normalize(to_parent * model.rotation);
     translations.insert(translations.end(),
                         {local.translation.x, local.translation.y, local.translation.z});
     rotations.insert(rotations.end(),
@@ -423,6 +428,7 @@ Result<std::shared_ptr<const MotionDatabase>> MotionDatabase::build(
   db->schema_ = schema;
   db->schema_.up = sampled->up;
   db->root_ = r->root;
+  db->leg_length_ = r->leg_length;
   db->side_ = sampled->side, db->forward_ = sampled->forward;
   std::vector<std::uint32_t> group_of_dim;
   for (std::size_t i = 0; i < schema.features.size(); ++i) {

@@ -154,8 +154,11 @@ class MotionDatabase {
   /// Two unit vectors on the ground (across up): side x up = forward. A yaw of 0 faces forward.
   Vec3 ground_side() const { return side_; }
   Vec3 ground_forward() const { return forward_; }
-  /// The root's horizontal speed averaged over the database (model units per second).
+  /// The root's horizontal speed averaged over the searchable frames (model units per second).
   float mean_speed() const { return mean_speed_; }
+  /// The feet's legs' rest length (ankle to knee to hip, model units), averaged: the scale of the
+  /// contact thresholds.
+  float leg_length() const { return leg_length_; }
 
   /// The nearest searchable frame to `query` (dims() normalized floats) by squared Euclidean
   /// distance; ties go to the lower frame index, so both modes return the same frame. Allocates
@@ -203,7 +206,7 @@ class MotionDatabase {
   std::size_t searchable_ = 0;
   std::vector<float> features_, mean_, scale_;
   Vec3 side_{1, 0, 0}, forward_{0, 0, 1};
-  float mean_speed_ = 0;
+  float mean_speed_ = 0, leg_length_ = 0;
   // The search runs on the features turned onto their principal axes (basis_: dims x dims, row k
   // the k-th axis by decreasing variance), where the tree's boxes fit the data far more tightly;
   // a rotation keeps every distance. rotated_ holds the turned features while the tree is built.
