@@ -11,7 +11,8 @@
 /// Each step holds the input for `duration` seconds (> 0): a ground velocity of `speed` (model
 /// units per second, >= 0) toward `direction` and a facing `facing` (degrees about up: 0 is the
 /// database's ground forward axis, 90 its side axis; `facing` defaults to `direction`, so a step
-/// with another facing strafes). Errors name the file and the JSON place
+/// with another facing strafes). A course lasts at most an hour, all steps together. Errors name
+/// the file and the JSON place
 /// (`course.json: steps[1].speed: must be a number >= 0`).
 #pragma once
 

@@ -11,8 +11,8 @@ namespace marrow {
 namespace {
 
 // A number at `place`, inside [min, max], or an error naming the place.
-Result<float> course_number(const nlohmann::json& j, const std::string& where, const std::string& place,
-                     float min, float max) {
+Result<float> course_number(const nlohmann::json& j, const std::string& where,
+                            const std::string& place, float min, float max) {
   if (!j.is_number()) return make_error(where, place + ": must be a number");
   const double v = j.get<double>();
   if (!std::isfinite(v) || v < min || v > max) {
@@ -41,6 +41,7 @@ Result<std::vector<MotionCourseStep>> parse_motion_course(std::string_view json,
     return make_error(where, "steps: must be a non-empty array");
   constexpr float kDegrees = std::numbers::pi_v<float> / 180;
   std::vector<MotionCourseStep> course;
+  float total = 0;
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const std::string place = "steps[" + std::to_string(i) + "]";
     const nlohmann::json& s = steps[i];
@@ -61,7 +62,8 @@ Result<std::vector<MotionCourseStep>> parse_motion_course(std::string_view json,
     if (!duration) return duration.error();
     Result<float> speed = course_number(s["speed"], where, place + ".speed", 0, 1e9f);
     if (!speed) return speed.error();
-    Result<float> direction = course_number(s["direction"], where, place + ".direction", -3600, 3600);
+    Result<float> direction =
+        course_number(s["direction"], where, place + ".direction", -3600, 3600);
     if (!direction) return direction.error();
     Result<float> facing = s.contains("facing")
                                ? course_number(s["facing"], where, place + ".facing", -3600, 3600)
@@ -72,6 +74,8 @@ Result<std::vector<MotionCourseStep>> parse_motion_course(std::string_view json,
                            database.ground_forward() * std::cos(heading)) *
                           *speed;
     course.push_back({*duration, velocity, *facing * kDegrees});
+    total += *duration;
+    if (total > 3600) return make_error(where, place + ": the course lasts more than an hour");
   }
   return course;
 }
