@@ -100,7 +100,9 @@ std::uint32_t frames_of(const Clip& clip, float rate) {
 
 // A joint's model transform as TRS, from its model matrix: ancestors may scale (a glTF armature
 // under a 0.01 node), and positions then come out in model units like every other joint's.
-Transform model_transform(const Mat4& m) { return decompose(m).transform; }
+Transform model_transform(const Mat4& m) {
+  return decompose(m).transform;
+}
 
 SampledClip sample_clip(const Skeleton& skeleton, const Clip& clip, const Resolved& r, float rate,
                         Vec3 up) {
@@ -206,9 +208,9 @@ namespace {
 // The database's clip in one canonical form whatever the file did: the root's ancestors stand at
 // rest (their tracks dropped) and the root's translation and rotation are keys at every frame
 // holding P^-1 C^-1 M (P: the ancestors' rest transform, scale included, C: the character's frame,
-// M: the root's model transform), so every clip stands in the character's frame and splits its motion between
-// the joints alike (files of one rig that move the top joint in some takes and the hips in others
-// would otherwise blend the two against each other in a transition).
+// M: the root's model transform), so every clip stands in the character's frame and splits its
+// motion between the joints alike (files of one rig that move the top joint in some takes and the
+// hips in others would otherwise blend the two against each other in a transition).
 Result<Clip> clip_without_root_motion(const Clip& source, const Skeleton& skeleton, JointIndex root,
                                       std::span<const Transform> root_model,
                                       std::span<const Transform> character, float rate) {
