@@ -15,6 +15,8 @@
 #include "marrow/control/motion_course.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/motion_course_json.h"
+#include "marrow/io/retarget_asset.h"
+#include "marrow/retarget/mirror.h"
 
 namespace marrow::python {
 namespace {
@@ -26,7 +28,7 @@ struct PyMotionDatabase {
 PyMotionDatabase build_database(const std::vector<std::shared_ptr<Asset>>& assets,
                                 const std::string& root, const std::string& left_foot,
                                 const std::string& right_foot, float exclude_start,
-                                float trajectory_weight, float sample_rate) {
+                                float trajectory_weight, float sample_rate, bool mirror) {
   if (assets.empty()) throw py::value_error("assets: give at least one asset");
   std::vector<MotionClipDesc> clips;
   for (const std::shared_ptr<Asset>& a : assets) {
@@ -39,6 +41,15 @@ PyMotionDatabase build_database(const std::vector<std::shared_ptr<Asset>>& asset
     if (f.kind == MotionFeature::kTrajectoryPosition ||
         f.kind == MotionFeature::kTrajectoryDirection)
       f.weight = trajectory_weight;
+  }
+  if (mirror) {  // the sides as marrow match --mirror finds them
+    std::string described;
+    const std::vector<Transform> pose =
+        value_or_raise(retarget_reference_pose(*assets[0], "auto", described));
+    HumanoidMatchOptions match;
+    match.pose = pose;
+    schema.mirror = mirror_joints(assets[0]->skeleton,
+                                  value_or_raise(match_humanoid(assets[0]->skeleton, match)));
   }
   return {value_or_raise(MotionDatabase::build(assets[0]->skeleton, clips, schema))};
 }
@@ -141,9 +152,11 @@ void bind_motion(py::module_& m) {
       .def(py::init(&build_database), py::arg("assets"), py::arg("root"), py::arg("left_foot"),
            py::arg("right_foot"), py::kw_only(), py::arg("exclude_start") = 0.0f,
            py::arg("trajectory_weight") = 4.0f, py::arg("sample_rate") = 60.0f,
+           py::arg("mirror") = false,
            "Builds the database from every clip of `assets` on the first one's skeleton, with "
            "the locomotion schema on `root` and the feet; each clip's first `exclude_start` "
-           "seconds stay out of the search")
+           "seconds stay out of the search; mirror=True also adds every clip mirrored left to "
+           "right (the sides from the humanoid match)")
       .def("__repr__",
            [](const PyMotionDatabase& d) {
              return "<marrow.MotionDatabase " + std::to_string(d.db->frame_count()) + " frames, " +

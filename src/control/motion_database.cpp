@@ -269,6 +269,62 @@ Result<Clip> clip_without_root_motion(const Clip& source, const Skeleton& skelet
   return builder.build(skeleton.size(), where);
 }
 
+// `clip` (bound to `skeleton`) mirrored across the plane through the origin normal to `lateral`
+// (model space), resampled at `rate`: joint j takes the motion of its mirror m, reflected, in j's
+// own rest frame, M'_j = S M_m B_m^-1 S B_j (S the reflection, B the rest model transforms), so
+// the rest pose mirrors onto itself; every joint's translation, rotation and scale are keys.
+Result<Clip> mirror_clip(const Clip& clip, const Skeleton& skeleton,
+                         std::span<const JointIndex> mirror, Vec3 lateral, float rate) {
+  const std::size_t n = skeleton.size();
+  Mat4 reflect = Mat4::identity();
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) reflect(r, c) -= 2 * (&lateral.x)[r] * (&lateral.x)[c];
+  std::vector<Mat4> rest(n), rest_inverse(n), model(n), mirrored(n), inverse(n);
+  local_to_model(skeleton, skeleton.rest_pose(), rest);
+  for (std::size_t j = 0; j < n; ++j) invert_affine(rest[j], rest_inverse[j]);
+  std::vector<Transform> local(n);
+  SamplingCursor cursor(clip);
+  const std::uint32_t frames = frames_of(clip, rate);
+  std::vector<float> times;
+  std::vector<std::vector<float>> values(3 * n);  // per joint: translation, rotation, scale
+  for (std::uint32_t f = 0; f < frames; ++f) {
+    const float t = std::min(clip.duration(), static_cast<float>(f) / rate);
+    if (f > 0 && !(t > times.back())) break;
+    times.push_back(t);
+    sample(clip, skeleton.rest_pose(), t, cursor, local);
+    local_to_model(skeleton, local, model);
+    for (std::size_t j = 0; j < n; ++j) {
+      const JointIndex m = mirror[j];
+      mirrored[j] = mul_affine(mul_affine(mul_affine(reflect, model[m]), rest_inverse[m]),
+                               mul_affine(reflect, rest[j]));
+      invert_affine(mirrored[j], inverse[j]);
+      const JointIndex p = skeleton.parent(j);
+      const Transform l =
+          decompose(p == kNoParent ? mirrored[j] : mul_affine(inverse[p], mirrored[j])).transform;
+      values[3 * j].insert(values[3 * j].end(),
+                           {l.translation.x, l.translation.y, l.translation.z});
+      values[3 * j + 1].insert(values[3 * j + 1].end(),
+                               {l.rotation.x, l.rotation.y, l.rotation.z, l.rotation.w});
+      values[3 * j + 2].insert(values[3 * j + 2].end(), {l.scale.x, l.scale.y, l.scale.z});
+    }
+  }
+  ClipBuilder builder(clip.name() + " (mirrored)");
+  builder.set_ticks_per_second(clip.ticks_per_second());
+  builder.set_duration(clip.duration());
+  for (const ClipEvent& e : clip.events()) builder.add_event(e.time, e.name);
+  const std::string where = "motion database: clip '" + clip.name() + "' mirrored";
+  for (std::size_t j = 0; j < n; ++j) {
+    const TrackTarget targets[3] = {TrackTarget::kTranslation, TrackTarget::kRotation,
+                                    TrackTarget::kScale};
+    for (int k = 0; k < 3; ++k) {
+      Status s = builder.add_track(static_cast<JointIndex>(j), skeleton.names()[j], targets[k],
+                                   Interpolation::kLinear, times, values[3 * j + k], where);
+      if (!s) return s.error();
+    }
+  }
+  return builder.build(n, where);
+}
+
 // The character's frame on the ground at every frame of one clip.
 struct GroundFrames {
   std::vector<Vec3> position;  // on the ground plane, model space
@@ -282,6 +338,24 @@ struct Sampled {
   Vec3 up{0, 1, 0}, side{1, 0, 0}, forward{0, 0, 1};
 };
 
+// One bound clip sampled, with its facing axis (per clip: files of one rig do not always agree on
+// the root's axes).
+Status add_sampled(Sampled& out, Clip bound, const Skeleton& skeleton, const MotionSchema& schema,
+                   const Resolved& r) {
+  SampledClip s = sample_clip(skeleton, bound, r, schema.sample_rate, out.up);
+  s.forward_in_root =
+      normalized_or_zero(cross(s.lateral_in_root, normalized_or_zero(s.up_in_root)));
+  if (length(s.forward_in_root) < 0.5f) {
+    return make_error(kWhere, "clip '" + bound.name() + "': the feet '" + schema.left_foot +
+                                  "' and '" + schema.right_foot + "' do not tell which way " +
+                                  "the root faces (their mean offset is along the up axis)");
+  }
+  out.samples.push_back(std::move(s));
+  out.clips.push_back(std::move(bound));
+  return {};
+}
+
+// The clips bound and sampled, then (with a mirror map) each one mirrored, after all of them.
 Result<Sampled> sample_all(const Skeleton& skeleton, std::span<const MotionClipDesc> clips,
                            const MotionSchema& schema, const Resolved& r) {
   Sampled out;
@@ -296,17 +370,31 @@ Result<Sampled> sample_all(const Skeleton& skeleton, std::span<const MotionClipD
     }
     Result<Clip> bound = rebind_clip(source, skeleton);
     if (!bound) return bound.error();
-    SampledClip s = sample_clip(skeleton, *bound, r, schema.sample_rate, out.up);
-    // Per clip: files of one rig do not always agree on the root's axes.
-    s.forward_in_root =
-        normalized_or_zero(cross(s.lateral_in_root, normalized_or_zero(s.up_in_root)));
-    if (length(s.forward_in_root) < 0.5f) {
-      return make_error(kWhere, "clip '" + source.name() + "': the feet '" + schema.left_foot +
-                                    "' and '" + schema.right_foot + "' do not tell which way " +
-                                    "the root faces (their mean offset is along the up axis)");
+    if (Status s = add_sampled(out, std::move(*bound), skeleton, schema, r); !s) return s.error();
+  }
+  if (!schema.mirror.empty()) {
+    const std::span<const JointIndex> mirror = schema.mirror;
+    bool pairs = mirror.size() == skeleton.size();
+    for (std::size_t j = 0; pairs && j < mirror.size(); ++j)
+      pairs = mirror[j] < mirror.size() && mirror[mirror[j]] == j;
+    if (!pairs) {
+      return make_error(kWhere, "the mirror map must give every joint of the skeleton (" +
+                                    std::to_string(skeleton.size()) +
+                                    ") a joint that gives it back");
     }
-    out.samples.push_back(std::move(s));
-    out.clips.push_back(std::move(*bound));
+    // The middle plane: normal to the rest pose's feet, left to right.
+    std::vector<Mat4> rest(skeleton.size());
+    local_to_model(skeleton, skeleton.rest_pose(), rest);
+    const Vec3 lateral =
+        normalized_or_zero(rest[r.left].translation() - rest[r.right].translation());
+    if (length(lateral) < 0.5f) return make_error(kWhere, "the feet stand on one spot at rest");
+    for (std::size_t i = 0; i < clips.size(); ++i) {
+      Result<Clip> mirrored =
+          mirror_clip(out.clips[i], skeleton, mirror, lateral, schema.sample_rate);
+      if (!mirrored) return mirrored.error();
+      if (Status s = add_sampled(out, std::move(*mirrored), skeleton, schema, r); !s)
+        return s.error();
+    }
   }
   const Vec3 candidate = std::abs(out.up.z) < 0.9f ? Vec3{0, 0, 1} : Vec3{1, 0, 0};
   out.forward = normalized_or_zero(candidate - out.up * dot(candidate, out.up));
@@ -444,11 +532,13 @@ Result<std::shared_ptr<const MotionDatabase>> MotionDatabase::build(
   }
   ClipSetBuilder set(skeleton);
   FrameTable table;
-  for (std::size_t c = 0; c < clips.size(); ++c) {
+  // Mirrored clips, when there are, follow the sources in the same order: their descriptions
+  // (excluded ranges) are the sources'.
+  for (std::size_t c = 0; c < sampled->clips.size(); ++c) {
     const GroundFrames g = ground_frames(sampled->samples[c], *sampled);
     db->first_frame_of_clip_.push_back(static_cast<std::uint32_t>(table.frames.size()));
     add_clip_frames(table, static_cast<ClipId>(c), sampled->clips[c].duration(),
-                    sampled->samples[c], g, clips[c], *r, schema, *sampled);
+                    sampled->samples[c], g, clips[c % clips.size()], *r, schema, *sampled);
     std::vector<Transform> character;
     for (std::size_t f = 0; f < g.yaw.size(); ++f)
       character.push_back(ground_transform(g, f, sampled->up));

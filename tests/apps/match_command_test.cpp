@@ -35,6 +35,16 @@ TEST(MatchCommand, ReportsACourseAndRefusesBadInputNamingIt) {
   args.insert(args.end(), {"--course", course.string(), "--format", "json"});
   Outcome o = run(s, args);
   ASSERT_EQ(o.exit_code, 0) << o.err;
+  // Mirrored: every clip twice, so twice the frames.
+  const auto frames_of = [](const std::string& json) {
+    const std::size_t at = json.find("\"frames\": ");
+    return at == std::string::npos ? -1 : std::stol(json.substr(at + 10));
+  };
+  args.push_back("--mirror");
+  const Outcome mirrored = run(s, args);
+  ASSERT_EQ(mirrored.exit_code, 0) << mirrored.err;
+  EXPECT_EQ(frames_of(mirrored.out), 2 * frames_of(o.out)) << mirrored.out;
+  args.pop_back();
   EXPECT_NE(o.out.find("\"searchable\""), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("\"duration\": 4"), std::string::npos) << o.out;  // 2 + 2 s
 

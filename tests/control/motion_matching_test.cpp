@@ -18,6 +18,7 @@
 #include "marrow/control/motion_matcher.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/retarget_asset.h"
+#include "marrow/retarget/mirror.h"
 #include "simd_test_util.h"
 
 namespace marrow {
@@ -130,6 +131,63 @@ TEST(MotionDatabase, FeaturesOfHandBuiltClipsAreTheHandComputedOnes) {
       {0.1f, 0, 0}, {-0.1f, 0, 0}, {0, 0, -speed}, {0, 0, speed}, {0, 0, 0}, still, turning);
   expect_features(db, 152 + 15, spinning, 1e-4f);
   EXPECT_NEAR(db.frame(152 + 15).yaw, 0.5f, 1e-5f);
+}
+
+// A feature float in the schema's units, from its normalized value.
+float raw_feature(const MotionDatabase& db, std::uint32_t frame, std::size_t d) {
+  const float zero = db.normalize(d, 0), one = db.normalize(d, 1);
+  return (db.features(frame)[d] - zero) / (one - zero);
+}
+
+TEST(MotionDatabase, MirroredClipsAreTheSourcesReflectedLeftToRight) {
+  const Skeleton skeleton = walker_skeleton();
+  // Walking forward while turning left at 0.4 rad/s, so every feature has a side component.
+  const Clip veer = walker_clip("veer", 2, {0, 0, 0}, {0.3f, 0, 2}, 0.2f, 0.4f);
+  const std::vector<MotionClipDesc> clips = {{&veer}};
+  MotionSchema schema = walker_schema();
+  schema.mirror = mirror_joints(skeleton, HumanoidRig{});
+  const std::vector<JointIndex> expected_mirror = {0, 1, 5, 6, 7, 2, 3, 4};
+  EXPECT_EQ(schema.mirror, expected_mirror);
+  Result<std::shared_ptr<const MotionDatabase>> built =
+      MotionDatabase::build(skeleton, clips, schema);
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  const MotionDatabase& db = **built;
+  ASSERT_EQ(db.clip_set().clip_count(), 2u);
+  EXPECT_EQ(db.clip_set().clip(1).name(), "veer (mirrored)");
+  const std::uint32_t frames = 61;
+  ASSERT_EQ(db.frame_count(), 2u * frames);
+  // Reflected across x = 0: side components change sign, left and right feet trade places.
+  const int source_of[27] = {3,  4,  5,  0,  1,  2,  9,  10, 11, 6,  7,  8,  12, 13,
+                             14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26};
+  const bool side[27] = {1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0,
+                         0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0};
+  for (std::uint32_t f : {5u, 15u, 25u}) {
+    EXPECT_NEAR(db.frame(frames + f).yaw, -db.frame(f).yaw, 1e-4f);
+    for (std::size_t d = 0; d < 27; ++d) {
+      const float original = raw_feature(db, f, static_cast<std::size_t>(source_of[d]));
+      EXPECT_NEAR(raw_feature(db, frames + f, d), side[d] ? -original : original, 2e-3f)
+          << "float " << d << " of frame " << f;
+    }
+  }
+  // A map that does not pair both ways is refused.
+  schema.mirror[2] = 3;
+  EXPECT_FALSE(MotionDatabase::build(skeleton, clips, schema).ok());
+}
+
+TEST(MotionDatabase, MirrorJointsPairAHumanoidsSides) {
+  const std::string path = std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is absent";
+  const Asset soldier = std::move(load_asset(path).value());
+  const Skeleton& s = soldier.skeleton;
+  const std::vector<JointIndex> mirror = mirror_joints(s, match_humanoid(s).value());
+  const auto pair = [&](const char* a, const char* b) {
+    EXPECT_EQ(mirror[*s.find(a)], *s.find(b)) << a;
+  };
+  pair("mixamorig:LeftHand", "mixamorig:RightHand");
+  pair("mixamorig:RightUpLeg", "mixamorig:LeftUpLeg");
+  pair("mixamorig:LeftHandIndex2", "mixamorig:RightHandIndex2");
+  pair("mixamorig:Spine1", "mixamorig:Spine1");
+  pair("mixamorig:Head", "mixamorig:Head");
 }
 
 TEST(MotionDatabase, NormalizationDividesEachFeatureByItsSpreadAndWeight) {

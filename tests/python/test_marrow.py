@@ -367,5 +367,9 @@ def test_motion_database_search_and_its_errors():
         marrow.MotionDatabase(takes, "CC_Base_Hip", "LeftFoot", "CC_Base_R_Foot")
     with pytest.raises(ValueError):
         marrow.MotionDatabase([], "CC_Base_Hip", "CC_Base_L_Foot", "CC_Base_R_Foot")
+    mirrored = marrow.MotionDatabase(takes, "CC_Base_Hip", "CC_Base_L_Foot", "CC_Base_R_Foot",
+                                     exclude_start=0.05, mirror=True)
+    assert mirrored.frame_count == 2 * database.frame_count
+    assert mirrored.frame(database.frame_count)["clip"] == "002_01 (mirrored)"
     with pytest.raises(marrow.Error, match=r"steps\[0\]\.speed"):
         marrow.run_motion_course(database, {"steps": [{"duration": 1, "speed": -1, "direction": 0}]})

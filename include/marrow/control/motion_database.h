@@ -64,6 +64,10 @@ struct MotionSchema {
   /// Play the database's clips in compiled form (compiled_clip.h, default options): what a crowd
   /// wants; off, the exact clips play.
   bool compile_clips = false;
+  /// Mirroring: per joint, the joint on the other side (retarget/mirror.h's mirror_joints makes
+  /// it from the humanoid parts and the names); each clip is then also added mirrored across the
+  /// character's middle, as "NAME (mirrored)", its excluded ranges kept. Empty: no mirroring.
+  std::vector<JointIndex> mirror{};
   std::vector<MotionFeatureDesc> features{};
 
   /// Holden's locomotion set (27 floats): both feet's positions and velocities, the root's
@@ -123,7 +127,8 @@ class MotionDatabase {
   /// Errors: no clips, a null clip, a clip whose tracks do not bind to `skeleton`, an unknown
   /// joint in the schema (named), a root with animated ancestors, a rate or horizon or weight that
   /// is not positive and finite (zero weights allowed), no feature, feet that do not tell a
-  /// facing, more than kMaxMotionDims floats, and a database with no searchable frame.
+  /// facing, more than kMaxMotionDims floats, a mirror map of the wrong size or that does not pair
+  /// both ways, and a database with no searchable frame.
   static Result<std::shared_ptr<const MotionDatabase>> build(const Skeleton& skeleton,
                                                              std::span<const MotionClipDesc> clips,
                                                              const MotionSchema& schema);

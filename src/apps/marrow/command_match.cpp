@@ -10,6 +10,8 @@
 #include "commands.h"
 #include "marrow/control/motion_course.h"
 #include "marrow/io/motion_course_json.h"
+#include "marrow/io/retarget_asset.h"
+#include "marrow/retarget/mirror.h"
 
 namespace marrow::cli {
 namespace {
@@ -19,7 +21,7 @@ struct MatchOptions {
   std::string root, left_foot, right_foot, course, format = "text";
   float trajectory_weight = 4, search_interval = 0.1f, exclude_start = 0;
   float walk_speed = 0, jog_speed = 0;
-  bool foot_locking = false;
+  bool foot_locking = false, mirror = false;
   LoadOptions load;
 };
 
@@ -71,6 +73,18 @@ int run_match(const MatchOptions& o) {
         f.kind == MotionFeature::kTrajectoryDirection)
       f.weight = o.trajectory_weight;
   }
+  if (o.mirror) {
+    // The sides from a pose the character stands in (a T-pose clip, the rest pose, or the first
+    // clip's first frame, as marrow retarget picks it).
+    std::string described;
+    Result<std::vector<Transform>> pose = retarget_reference_pose(assets[0], "auto", described);
+    if (!pose) return report_error(pose.error().message);
+    HumanoidMatchOptions match;
+    match.pose = *pose;
+    Result<HumanoidRig> rig = match_humanoid(assets[0].skeleton, match, o.files[0]);
+    if (!rig) return report_error(rig.error().message);
+    schema.mirror = mirror_joints(assets[0].skeleton, *rig);
+  }
   const auto start = std::chrono::steady_clock::now();
   Result<std::shared_ptr<const MotionDatabase>> db =
       MotionDatabase::build(assets[0].skeleton, clips, schema);
@@ -90,7 +104,8 @@ int run_match(const MatchOptions& o) {
   }
   const MotionDatabase& d = **db;
   const MotionCourseReport& r = *report;
-  std::cout << "database: " << d.frame_count() << " frames from " << clips.size() << " clips ("
+  std::cout << "database: " << d.frame_count() << " frames from " << d.clip_set().clip_count()
+            << " clips" << (o.mirror ? " (half of them mirrored)" : "") << " ("
             << d.searchable_count() << " searchable), " << d.dims() << " floats, mean speed "
             << d.mean_speed() << " units/s, built in " << build_ms << " ms\n"
             << "course: " << r.duration << " s, " << r.searches << " searches, " << r.switches
@@ -138,6 +153,8 @@ void add_match_command(CLI::App& app, std::function<int()>& run) {
                   "Leave each clip's first seconds out of the search (a T-pose frame)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--foot-locking", options->foot_locking, "Hold planted feet where they land");
+  cmd->add_flag("--mirror", options->mirror,
+                "Also add every clip mirrored left to right (the sides from the humanoid match)");
   cmd->add_option("--format", options->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
   add_load_options(cmd, options->load);
