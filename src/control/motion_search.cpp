@@ -101,15 +101,13 @@ void MotionDatabase::build_search_index() {
     rotate_query(features(f), rotated_.data() + std::size_t{f} * dims_);
   nodes_.clear(), box_lower_.clear(), box_upper_.clear();
   blocks_.clear(), block_frames_.clear();
-  std::vector<std::uint32_t> order;
-  if (!frames.empty()) build_node(frames, order);
+  if (!frames.empty()) build_node(frames);
   rotated_ = {};
 }
 
 // Appends the node for `frames` (and its subtree); returns its index. Leaves append their frames
 // to the blocks, padded to a whole block with infinite frames.
-std::uint32_t MotionDatabase::build_node(std::span<std::uint32_t> frames,
-                                         std::vector<std::uint32_t>& order) {
+std::uint32_t MotionDatabase::build_node(std::span<std::uint32_t> frames) {
   const std::uint32_t index = static_cast<std::uint32_t>(nodes_.size());
   nodes_.push_back({});
   box_lower_.resize(box_lower_.size() + padded_dims_, kInfinity);
@@ -134,7 +132,6 @@ std::uint32_t MotionDatabase::build_node(std::span<std::uint32_t> frames,
       float* block = blocks_.data() + base + (i / 8) * 8 * dims_;
       for (std::size_t d = 0; d < dims_; ++d) block[d * 8 + i % 8] = x[d];
       block_frames_[std::size_t{nodes_[index].first_block} * 8 + i] = frames[i];
-      order.push_back(frames[i]);
     }
     return index;
   }
@@ -149,8 +146,8 @@ std::uint32_t MotionDatabase::build_node(std::span<std::uint32_t> frames,
                      const float fb = rotated_[std::size_t{b} * dims_ + widest];
                      return fa < fb || (fa == fb && a < b);
                    });
-  const std::uint32_t left = build_node(frames.first(half), order);
-  const std::uint32_t right = build_node(frames.subspan(half), order);
+  const std::uint32_t left = build_node(frames.first(half));
+  const std::uint32_t right = build_node(frames.subspan(half));
   nodes_[index].left = left, nodes_[index].right = right;
   return index;
 }

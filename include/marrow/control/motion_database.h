@@ -197,7 +197,7 @@ class MotionDatabase {
 
   void normalize_groups(std::span<const std::uint32_t> group_of_dim);
   void build_search_index();
-  std::uint32_t build_node(std::span<std::uint32_t> frames, std::vector<std::uint32_t>& order);
+  std::uint32_t build_node(std::span<std::uint32_t> frames);
   MotionMatch search_tree(const float* padded_query, std::uint32_t leaf_budget) const;
   void rotate_query(std::span<const float> query, float* out) const;
 
