@@ -29,7 +29,9 @@
 #include "marrow/io/bvh.h"
 #include "marrow/io/gltf.h"
 #include "marrow/io/gltf_export.h"
+#include "marrow/io/motion_database_archive.h"
 #include "marrow/io/obj.h"
+#include "motion_fixtures.h"
 
 namespace fs = std::filesystem;
 using marrow::Asset;
@@ -262,6 +264,19 @@ std::size_t stem_index(const std::vector<std::string>& stems, const std::string&
 
 }  // namespace
 
+// A motion-matching database (archive version 5's MOTN section) of the tests' hand-built walker:
+// small, and the same on every machine.
+void emit_motion_database_seed(const fs::path& out) {
+  const marrow::Skeleton skeleton = marrow::test::walker_skeleton();
+  const marrow::Clip ahead = marrow::test::walker_clip("ahead", 1.5f, {0, 0, 0}, {0, 0, 1.5f}, 0);
+  const marrow::Clip turn = marrow::test::walker_clip("turn", 1.5f, {0, 0, 0}, {1, 0, 1}, 0, 1);
+  const std::vector<marrow::MotionClipDesc> clips = {{&ahead}, {&turn}};
+  auto database = marrow::MotionDatabase::build(skeleton, clips, marrow::test::walker_schema());
+  if (!database) return;
+  if (auto bytes = marrow::motion_database_bytes(**database))
+    emit(out, "archive_crc", "walker_motion_database.marrow", *bytes);
+}
+
 int main(int argc, char** argv) {
   if (argc < 3) {
     std::fprintf(stderr, "usage: %s SHARED_DIR OUT_DIR [MAX_BYTES [SEEDS_DIR [SHARD/SHARDS]]]\n",
@@ -276,6 +291,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (argc > 4 && shard == 0) emit_from_committed_seeds(out, argv[4]);
+  if (shard == 0) emit_motion_database_seed(out);
   const fs::path assets = shared / "assets";
   std::vector<fs::path> files;
   if (fs::is_directory(assets)) {

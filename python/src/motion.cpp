@@ -3,7 +3,9 @@
 // (docs/motion_matching.md).
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
 
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -15,6 +17,7 @@
 #include "marrow/control/motion_course.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/motion_course_json.h"
+#include "marrow/io/motion_database_archive.h"
 #include "marrow/io/retarget_asset.h"
 #include "marrow/retarget/mirror.h"
 
@@ -191,6 +194,21 @@ void bind_motion(py::module_& m) {
           },
           py::arg("frame"),
           "A frame's clip, time, yaw, whether it is searchable and which feet are planted")
+      .def(
+          "save",
+          [](const PyMotionDatabase& d, const std::filesystem::path& path) {
+            check_or_raise(write_motion_database(*d.db, path.string()));
+          },
+          py::arg("path"),
+          "Writes the database to a .marrow archive (docs/formats_archive.md); "
+          "MotionDatabase.load reads it back")
+      .def_static(
+          "load",
+          [](const std::filesystem::path& path) {
+            return PyMotionDatabase{value_or_raise(read_motion_database(path.string()))};
+          },
+          py::arg("path"),
+          "A database saved with save(): the same frames and features, the same search answers")
       .def("search", &search, py::arg("query"), py::kw_only(), py::arg("mode") = "tree",
            py::arg("leaf_budget") = 0,
            "The nearest searchable frame to `query` (dims normalized floats): a dict with its "

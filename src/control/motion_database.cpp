@@ -133,6 +133,43 @@ Vec3 normalized_or_zero(Vec3 v) {
   return n > 1e-12f ? v * (1 / n) : Vec3{0, 0, 0};
 }
 
+// The ground's forward and side axes for a (unit) up axis: +Z unless up is near it, then +X,
+// made perpendicular to up; side x up = forward.
+void ground_axes(Vec3 up, Vec3& side, Vec3& forward) {
+  const Vec3 candidate = std::abs(up.z) < 0.9f ? Vec3{0, 0, 1} : Vec3{1, 0, 0};
+  forward = normalized_or_zero(candidate - up * dot(candidate, up));
+  side = cross(up, forward);
+}
+
+Status check_mirror(std::span<const JointIndex> mirror, std::size_t joints) {
+  bool pairs = mirror.size() == joints;
+  for (std::size_t j = 0; pairs && j < mirror.size(); ++j)
+    pairs = mirror[j] < mirror.size() && mirror[mirror[j]] == j;
+  if (pairs) return {};
+  return make_error(kWhere, "the mirror map must give every joint of the skeleton (" +
+                                std::to_string(joints) + ") a joint that gives it back");
+}
+
+// Where each feature's floats start, how many there are, and the feature each float belongs to.
+struct FeatureLayout {
+  std::vector<std::uint32_t> offsets, group_of_dim;
+  std::size_t dims = 0;
+};
+
+Result<FeatureLayout> feature_layout(const MotionSchema& schema) {
+  FeatureLayout l;
+  for (std::size_t i = 0; i < schema.features.size(); ++i) {
+    l.offsets.push_back(static_cast<std::uint32_t>(l.dims));
+    l.dims += feature_width(schema.features[i].kind);
+    l.group_of_dim.resize(l.dims, static_cast<std::uint32_t>(i));
+  }
+  if (l.dims > kMaxMotionDims) {
+    return make_error(kWhere, "the schema has " + std::to_string(l.dims) + " floats, more than " +
+                                  std::to_string(kMaxMotionDims));
+  }
+  return l;
+}
+
 }  // namespace
 
 MotionSchema MotionSchema::locomotion(std::string root, std::string left_foot,
@@ -374,14 +411,7 @@ Result<Sampled> sample_all(const Skeleton& skeleton, std::span<const MotionClipD
   }
   if (!schema.mirror.empty()) {
     const std::span<const JointIndex> mirror = schema.mirror;
-    bool pairs = mirror.size() == skeleton.size();
-    for (std::size_t j = 0; pairs && j < mirror.size(); ++j)
-      pairs = mirror[j] < mirror.size() && mirror[mirror[j]] == j;
-    if (!pairs) {
-      return make_error(kWhere, "the mirror map must give every joint of the skeleton (" +
-                                    std::to_string(skeleton.size()) +
-                                    ") a joint that gives it back");
-    }
+    if (Status s = check_mirror(mirror, skeleton.size()); !s) return s.error();
     // The middle plane: normal to the rest pose's feet, left to right.
     std::vector<Mat4> rest(skeleton.size());
     local_to_model(skeleton, skeleton.rest_pose(), rest);
@@ -396,9 +426,7 @@ Result<Sampled> sample_all(const Skeleton& skeleton, std::span<const MotionClipD
         return s.error();
     }
   }
-  const Vec3 candidate = std::abs(out.up.z) < 0.9f ? Vec3{0, 0, 1} : Vec3{1, 0, 0};
-  out.forward = normalized_or_zero(candidate - out.up * dot(candidate, out.up));
-  out.side = cross(out.up, out.forward);
+  ground_axes(out.up, out.side, out.forward);
   return out;
 }
 
@@ -520,16 +548,9 @@ Result<std::shared_ptr<const MotionDatabase>> MotionDatabase::build(
   db->root_ = r->root;
   db->leg_length_ = r->leg_length;
   db->side_ = sampled->side, db->forward_ = sampled->forward;
-  std::vector<std::uint32_t> group_of_dim;
-  for (std::size_t i = 0; i < schema.features.size(); ++i) {
-    db->offsets_.push_back(static_cast<std::uint32_t>(db->dims_));
-    db->dims_ += feature_width(schema.features[i].kind);
-    group_of_dim.resize(db->dims_, static_cast<std::uint32_t>(i));
-  }
-  if (db->dims_ > kMaxMotionDims) {
-    return make_error(kWhere, "the schema has " + std::to_string(db->dims_) +
-                                  " floats, more than " + std::to_string(kMaxMotionDims));
-  }
+  Result<FeatureLayout> layout = feature_layout(schema);
+  if (!layout) return layout.error();
+  db->offsets_ = layout->offsets, db->dims_ = layout->dims;
   ClipSetBuilder set(skeleton);
   FrameTable table;
   // Mirrored clips, when there are, follow the sources in the same order: their descriptions
@@ -562,7 +583,109 @@ Result<std::shared_ptr<const MotionDatabase>> MotionDatabase::build(
   Result<std::shared_ptr<const ClipSet>> built = set.build();
   if (!built) return built.error();
   db->set_ = std::move(*built);
-  db->normalize_groups(group_of_dim);
+  db->normalize_groups(layout->group_of_dim);
+  db->build_search_index();
+  return std::shared_ptr<const MotionDatabase>(std::move(db));
+}
+
+Result<MotionDatabaseContents> MotionDatabase::contents() const {
+  if (!set_) return make_error(kWhere, "a database made from feature rows has no clips to save");
+  MotionDatabaseContents c;
+  c.schema = schema_;
+  c.first_frame_of_clip = first_frame_of_clip_;
+  c.frames = frames_;
+  c.mean = mean_, c.scale = scale_, c.features = features_;
+  c.mean_speed = mean_speed_;
+  return c;
+}
+
+namespace {
+
+bool all_finite(std::span<const float> values) {
+  return std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); });
+}
+
+// The saved frames against the clips: each clip's range non-empty and in order, each frame of
+// its range's clip at a time inside it, every value finite. Returns the searchable count.
+Result<std::size_t> check_frames(const MotionDatabaseContents& c, std::span<const Clip> clips) {
+  const std::vector<std::uint32_t>& first = c.first_frame_of_clip;
+  if (first.size() != clips.size() + 1 || first.front() != 0 || first.back() != c.frames.size())
+    return make_error(kWhere, "the clips' frame ranges must be one per clip (" +
+                                  std::to_string(clips.size()) + ") and a last, from 0 to the " +
+                                  std::to_string(c.frames.size()) + " frames");
+  std::size_t searchable = 0;
+  for (std::size_t clip = 0; clip < clips.size(); ++clip) {
+    if (!(first[clip + 1] > first[clip]))
+      return make_error(kWhere, "clip " + std::to_string(clip) + " has no frame");
+    for (std::uint32_t f = first[clip]; f < first[clip + 1]; ++f) {
+      const MotionFrame& frame = c.frames[f];
+      const std::string where = "frame " + std::to_string(f) + ": ";
+      if (frame.clip != clip)
+        return make_error(kWhere, where + "is in clip " + std::to_string(clip) +
+                                      "'s range but names clip " + std::to_string(frame.clip));
+      if (!(frame.time >= 0 && frame.time <= clips[clip].duration()))
+        return make_error(kWhere, where + "its time is outside its clip");
+      if (!all_finite(std::array{frame.ground_side, frame.ground_forward, frame.yaw}))
+        return make_error(kWhere, where + "its ground position or facing is not finite");
+      searchable += frame.searchable ? 1 : 0;
+    }
+  }
+  if (searchable == 0) return make_error(kWhere, "no frame is searchable");
+  return searchable;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const MotionDatabase>> MotionDatabase::restore(const Skeleton& skeleton,
+                                                                      std::span<const Clip> clips,
+                                                                      MotionDatabaseContents c) {
+  if (clips.empty()) return make_error(kWhere, "no clips");
+  if (c.frames.size() >= kNoMotionFrame) return make_error(kWhere, "too many frames");
+  Result<Resolved> r = resolve(skeleton, c.schema);
+  if (!r) return r.error();
+  if (!c.schema.mirror.empty()) {
+    if (Status s = check_mirror(c.schema.mirror, skeleton.size()); !s) return s.error();
+  }
+  Result<FeatureLayout> layout = feature_layout(c.schema);
+  if (!layout) return layout.error();
+  const std::size_t dims = layout->dims;
+  if (c.mean.size() != dims || c.scale.size() != dims ||
+      c.features.size() != c.frames.size() * dims)
+    return make_error(kWhere, "the normalization holds " + std::to_string(c.mean.size()) + " and " +
+                                  std::to_string(c.scale.size()) + " floats and the features " +
+                                  std::to_string(c.features.size()) + ", for " +
+                                  std::to_string(dims) + " floats a frame");
+  if (!all_finite(c.mean) || !all_finite(c.scale) || !all_finite(c.features) ||
+      !std::isfinite(c.mean_speed) || c.mean_speed < 0)
+    return make_error(kWhere, "a feature, its normalization or the mean speed is not finite");
+  // Squared distances over kMaxMotionDims floats must stay finite in float.
+  constexpr float kLargestFeature = 1e12f;
+  if (std::any_of(c.features.begin(), c.features.end(),
+                  [&](float v) { return std::abs(v) > kLargestFeature; }))
+    return make_error(kWhere, "a feature is larger than 1e12 normalized units");
+  Result<std::size_t> searchable = check_frames(c, clips);
+  if (!searchable) return searchable.error();
+  ClipSetBuilder set(skeleton);
+  for (const Clip& clip : clips)
+    if (Status s = set.add_clip(clip, {.compile = c.schema.compile_clips}); !s) return s.error();
+  Result<std::shared_ptr<const ClipSet>> built = set.build();
+  if (!built) return built.error();
+  // The up axis as build() settled it, unit length: the ground axes follow from it bit for bit.
+  if (!(std::abs(length(c.schema.up) - 1) < 1e-4f))
+    return make_error(kWhere, "the up axis must be a unit vector");
+  auto db = std::make_shared<MotionDatabase>();
+  db->schema_ = std::move(c.schema);
+  ground_axes(db->schema_.up, db->side_, db->forward_);
+  db->set_ = std::move(*built);
+  db->root_ = r->root;
+  db->leg_length_ = r->leg_length;
+  db->dims_ = dims, db->offsets_ = std::move(layout->offsets);
+  db->frames_ = std::move(c.frames);
+  db->first_frame_of_clip_ = std::move(c.first_frame_of_clip);
+  db->searchable_ = *searchable;
+  db->features_ = std::move(c.features);
+  db->mean_ = std::move(c.mean), db->scale_ = std::move(c.scale);
+  db->mean_speed_ = c.mean_speed;
   db->build_search_index();
   return std::shared_ptr<const MotionDatabase>(std::move(db));
 }

@@ -2,7 +2,9 @@
 // line naming what is wrong (docs/motion_matching.md).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "run_process.h"
 
@@ -70,4 +72,44 @@ TEST(MatchCommand, ReportsACourseAndRefusesBadInputNamingIt) {
   o = run(s, args);
   EXPECT_EQ(o.exit_code, 1);
   EXPECT_NE(o.err.find("steps[0].fast: unknown member"), std::string::npos) << o.err;
+}
+
+TEST(MatchCommand, ASavedDatabaseRunsTheCourseAsTheBuiltOne) {
+  if (!fs::exists(std::string(MARROW_SHARED_DIR) + "/assets/bvh/cmu_iclone/002_01.bvh"))
+    GTEST_SKIP() << "no CMU takes in ../shared/assets/bvh/cmu_iclone";
+  Scratch s("match_saved");
+  const std::string saved = (s.dir / "locomotion.marrow").string();
+  std::vector<std::string> args = cmu_takes(kFeet);
+  args.insert(args.end(), {"--format", "json", "--save", saved});
+  const Outcome built = run(s, args);
+  ASSERT_EQ(built.exit_code, 0) << built.err;
+  ASSERT_TRUE(fs::exists(saved));
+  const Outcome loaded = run(s, {"match", "--database", saved, "--format", "json"});
+  ASSERT_EQ(loaded.exit_code, 0) << loaded.err;
+  // The same course on the same frames: the same searches and switches, the same path. The
+  // clips' rotations are normalized again on load (docs/formats_archive.md, "Exactness": at most
+  // an ulp), which the feet's positions, and so their slide, may show in the last digits.
+  const nlohmann::json a = nlohmann::json::parse(built.out)["course"];
+  const nlohmann::json b = nlohmann::json::parse(loaded.out)["course"];
+  for (const char* exact : {"searches", "switches", "contacts", "duration"})
+    EXPECT_EQ(a[exact], b[exact]) << exact;
+  for (const char* error : {"position_error", "facing_error_degrees", "foot_slide"}) {
+    for (const char* which : {"mean", "worst"}) {
+      const double x = a[error][which], y = b[error][which];
+      EXPECT_NEAR(x, y, 1e-5 * std::abs(x) + 1e-9) << error << " " << which;
+    }
+  }
+  EXPECT_NE(loaded.out.find("\"loaded\": true"), std::string::npos) << loaded.out;
+
+  // Options that build a database do not go with a saved one; neither does nothing at all.
+  Outcome o = run(s, {"match", "--database", saved, "--mirror"});
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.err.find("--database excludes --mirror"), std::string::npos) << o.err;
+  o = run(s, {"match"});
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.err.find("or a saved --database"), std::string::npos) << o.err;
+  // A file that is not a database, named.
+  o = run(s, {"match", "--database", s.dir.string() + "/missing.marrow"});
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.err.find("missing.marrow"), std::string::npos) << o.err;
 }

@@ -113,7 +113,10 @@ TEST(ControlDocs, TheDocsBlocksCompileAndDoWhatTheySay) {
 }  // namespace
 
 // docs/motion_matching.md's blocks, run where the CMU takes are.
+#include <unistd.h>
+
 #include "marrow/control/motion_matcher.h"
+#include "marrow/io/motion_database_archive.h"
 
 namespace {
 
@@ -133,6 +136,21 @@ TEST(MotionMatchingDocs, TheDocsBlocksCompileAndDoWhatTheySay) {
   EXPECT_GT(world.translation.z, 120);
   EXPECT_LT(std::abs(world.translation.x), 40);
   EXPECT_LT(std::abs(matcher.yaw()), 0.5f);
+
+  // The save block writes where the test may: a scratch folder, not ../shared.
+  const fs::path scratch =
+      fs::temp_directory_path() / ("marrow_motion_docs_" + std::to_string(::getpid()));
+  fs::create_directories(scratch);
+  {
+    InAssets there(scratch);
+#include "motion_matching_save.inc"
+    ASSERT_TRUE(written.ok()) << written.error().message;
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+    EXPECT_EQ(a.frame, 100u);
+    EXPECT_EQ(b.frame, a.frame);
+    EXPECT_EQ(b.distance, a.distance);
+  }
+  fs::remove_all(scratch);
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "marrow/io/asset.h"
 #include "marrow/io/retarget_asset.h"
 #include "marrow/retarget/mirror.h"
+#include "motion_fixtures.h"
 #include "simd_test_util.h"
 
 namespace marrow {
@@ -26,48 +27,9 @@ namespace {
 
 constexpr float kPi = std::numbers::pi_v<float>;
 
-// root -> hips (1 up) -> a thigh on each side (0.1 out) -> knee (0.5 down) -> foot (0.5 down):
-// the feet stand on y = 0, 0.1 to each side of the hips.
-Skeleton walker_skeleton() {
-  std::vector<JointDesc> joints = {{"root", -1, {}},      {"hips", 0, {}}, {"left_thigh", 1, {}},
-                                   {"left_knee", 2, {}},  {"left", 3, {}}, {"right_thigh", 1, {}},
-                                   {"right_knee", 5, {}}, {"right", 6, {}}};
-  joints[1].rest.translation = {0, 1, 0};
-  joints[2].rest.translation = {0.1f, 0, 0};
-  joints[5].rest.translation = {-0.1f, 0, 0};
-  for (int j : {3, 4, 6, 7}) joints[j].rest.translation = {0, -0.5f, 0};
-  return std::move(Skeleton::build(joints, "walker").value());
-}
-
-// The root moves linearly from `from` to `to` over `duration` seconds, turned by `yaw` about +Y,
-// and turning at `turn_rate` radians per second on top (sampled every 1/30 s).
-Clip walker_clip(const std::string& name, float duration, Vec3 from, Vec3 to, float yaw,
-                 float turn_rate = 0) {
-  ClipBuilder b(name);
-  std::vector<float> times, translations, rotations;
-  const int keys = static_cast<int>(std::lround(duration * 30)) + 1;
-  for (int k = 0; k < keys; ++k) {
-    const float t = static_cast<float>(k) / 30, u = t / duration;
-    times.push_back(t);
-    const Vec3 p = from + (to - from) * u;
-    translations.insert(translations.end(), {p.x, p.y, p.z});
-    const Quat q = from_axis_angle({0, 1, 0}, yaw + turn_rate * t);
-    rotations.insert(rotations.end(), {q.x, q.y, q.z, q.w});
-  }
-  EXPECT_TRUE(b.add_track(0, "root", TrackTarget::kTranslation, Interpolation::kLinear, times,
-                          translations, name)
-                  .ok());
-  EXPECT_TRUE(
-      b.add_track(0, "root", TrackTarget::kRotation, Interpolation::kLinear, times, rotations, name)
-          .ok());
-  return std::move(b.build(8, name).value());
-}
-
-MotionSchema walker_schema() {
-  MotionSchema s = MotionSchema::locomotion("hips", "left", "right");
-  s.sample_rate = 30;
-  return s;
-}
+using test::walker_clip;
+using test::walker_schema;
+using test::walker_skeleton;
 
 // The raw features of the locomotion schema, in its order.
 std::vector<float> locomotion_features(Vec3 left, Vec3 right, Vec3 left_velocity,

@@ -373,3 +373,22 @@ def test_motion_database_search_and_its_errors():
     assert mirrored.frame(database.frame_count)["clip"] == "002_01 (mirrored)"
     with pytest.raises(marrow.Error, match=r"steps\[0\]\.speed"):
         marrow.run_motion_course(database, {"steps": [{"duration": 1, "speed": -1, "direction": 0}]})
+
+
+def test_motion_database_saved_and_loaded_searches_as_built(tmp_path):
+    takes = [marrow.load(asset_path("bvh/cmu_iclone/002_01.bvh"))]
+    database = marrow.MotionDatabase(takes, "CC_Base_Hip", "CC_Base_L_Foot", "CC_Base_R_Foot",
+                                     exclude_start=0.05)
+    path = tmp_path / "walk.marrow"
+    database.save(path)
+    loaded = marrow.MotionDatabase.load(path)
+    assert (loaded.frame_count, loaded.searchable_count, loaded.dims) == (
+        database.frame_count, database.searchable_count, database.dims)
+    for frame in (10, 60, 120):  # the last is past the searchable frames: found elsewhere
+        query = database.features(frame)
+        np.testing.assert_array_equal(loaded.features(frame), query)
+        assert loaded.search(query) == database.search(query)
+    assert loaded.search(database.features(60))["frame"] == 60
+    takes[0].save(tmp_path / "asset.marrow")
+    with pytest.raises(marrow.Error, match="holds no motion-matching database"):
+        marrow.MotionDatabase.load(tmp_path / "asset.marrow")

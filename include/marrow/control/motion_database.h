@@ -117,6 +117,21 @@ struct MotionFrame {
   bool left_contact = false, right_contact = false;
 };
 
+/// What a saved database holds besides its skeleton and its clips (clip_set()'s, in order): the
+/// schema (with the up axis as the database settled it), every frame and its normalized features,
+/// and the normalization that made them. io/motion_database_archive.h stores it in a .marrow
+/// archive; MotionDatabase::restore() checks it and rebuilds the rest (axes, leg length, search
+/// index), so a restored database searches exactly as the one saved.
+struct MotionDatabaseContents {
+  MotionSchema schema{};
+  /// Where each clip's frames begin, then the frame count: clips + 1 entries, 0 first, rising.
+  std::vector<std::uint32_t> first_frame_of_clip{};
+  std::vector<MotionFrame> frames{};
+  std::vector<float> mean{}, scale{};  ///< dims floats each: normalized = (raw - mean) * scale
+  std::vector<float> features{};       ///< frames x dims, normalized and weighted
+  float mean_speed = 0;
+};
+
 enum class MotionSearchMode : std::uint8_t {
   kBruteForce,  ///< every frame compared: the reference
   kBoxTree,     ///< a tree of bounding boxes over the frames, pruned by distance: the same frame
@@ -175,6 +190,18 @@ class MotionDatabase {
   MotionMatch search(std::span<const float> query,
                      MotionSearchMode mode = MotionSearchMode::kBoxTree,
                      std::uint32_t leaf_budget = 0) const;
+
+  /// The contents to save (the clips are clip_set()'s). Errors: a database made by
+  /// from_features(), which has no skeleton or clips.
+  Result<MotionDatabaseContents> contents() const;
+  /// A database from saved contents, on `skeleton` with `clips` (the saved clip set's, in order).
+  /// Errors name the part: the schema's own errors (as build()), a mirror map that does not pair,
+  /// clip frame ranges that are not 0, rising, ending at the frame count, a frame of another clip
+  /// than its range's or at a time outside it, a non-finite value, arrays of the wrong size, no
+  /// searchable frame, a clip the skeleton cannot play.
+  static Result<std::shared_ptr<const MotionDatabase>> restore(const Skeleton& skeleton,
+                                                               std::span<const Clip> clips,
+                                                               MotionDatabaseContents contents);
 
   /// Bytes held: features twice (by frame, and in the search's blocks), boxes, frames, clips.
   std::size_t size_bytes() const;

@@ -1,6 +1,7 @@
 // `marrow match FILE... --root J --left-foot J --right-foot J [--course COURSE.json] ...`: builds a
 // motion-matching database from the files' clips (one skeleton: the first file's) and runs a
 // course through it, printing the database and the course's figures (docs/motion_matching.md).
+// `--save DB.marrow` keeps the database; `marrow match --database DB.marrow` runs courses on it.
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -10,6 +11,7 @@
 #include "commands.h"
 #include "marrow/control/motion_course.h"
 #include "marrow/io/motion_course_json.h"
+#include "marrow/io/motion_database_archive.h"
 #include "marrow/io/retarget_asset.h"
 #include "marrow/retarget/mirror.h"
 
@@ -18,7 +20,7 @@ namespace {
 
 struct MatchOptions {
   std::vector<std::string> files;
-  std::string root, left_foot, right_foot, course, format = "text";
+  std::string root, left_foot, right_foot, course, format = "text", save, database;
   float trajectory_weight = 4, search_interval = 0.1f, exclude_start = 0;
   float walk_speed = 0, jog_speed = 0;
   bool foot_locking = false, mirror = false;
@@ -56,12 +58,19 @@ nlohmann::json report_json(const MotionDatabase& db, double build_ms, const Moti
         {"foot_slide", {{"mean", r.mean_foot_slide}, {"worst", r.worst_foot_slide}}}}}};
 }
 
-int run_match(const MatchOptions& o) {
+// The files' clips made into a database; `build_ms` is the build's time, the files' loading not
+// counted.
+Result<std::shared_ptr<const MotionDatabase>> build_database(const MatchOptions& o,
+                                                             double& build_ms) {
+  if (o.files.empty() || o.root.empty() || o.left_foot.empty() || o.right_foot.empty())
+    return make_error("match",
+                      "give the files and --root, --left-foot and --right-foot, or a "
+                      "saved --database");
   std::vector<Asset> assets;
   for (const std::string& file : o.files) {
     Result<Asset> asset = load_input(file, o.load);
-    if (!asset) return report_error(asset.error().message);
-    if (asset->clips.empty()) return report_error(file + ": has no clips");
+    if (!asset) return asset.error();
+    if (asset->clips.empty()) return Error{file + ": has no clips"};
     assets.push_back(std::move(*asset));
   }
   std::vector<MotionClipDesc> clips;
@@ -78,19 +87,34 @@ int run_match(const MatchOptions& o) {
     // clip's first frame, as marrow retarget picks it).
     std::string described;
     Result<std::vector<Transform>> pose = retarget_reference_pose(assets[0], "auto", described);
-    if (!pose) return report_error(pose.error().message);
+    if (!pose) return pose.error();
     HumanoidMatchOptions match;
     match.pose = *pose;
     Result<HumanoidRig> rig = match_humanoid(assets[0].skeleton, match, o.files[0]);
-    if (!rig) return report_error(rig.error().message);
+    if (!rig) return rig.error();
     schema.mirror = mirror_joints(assets[0].skeleton, *rig);
   }
   const auto start = std::chrono::steady_clock::now();
   Result<std::shared_ptr<const MotionDatabase>> db =
       MotionDatabase::build(assets[0].skeleton, clips, schema);
-  if (!db) return report_error(db.error().message);
-  const double build_ms =
+  build_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return db;
+}
+
+int run_match(const MatchOptions& o) {
+  double build_ms = 0;
+  const auto start = std::chrono::steady_clock::now();
+  Result<std::shared_ptr<const MotionDatabase>> db =
+      o.database.empty() ? build_database(o, build_ms) : read_motion_database(o.database);
+  if (!db) return report_error(db.error().message);
+  if (!o.database.empty())  // the archive's reading, its checks and the index's rebuild
+    build_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (!o.save.empty()) {
+    if (Status saved = write_motion_database(**db, o.save); !saved)
+      return report_error(saved.error().message);
+  }
   Result<std::vector<MotionCourseStep>> course = read_course(o, **db);
   if (!course) return report_error(course.error().message);
   MotionCourseOptions options;
@@ -99,15 +123,18 @@ int run_match(const MatchOptions& o) {
   Result<MotionCourseReport> report = run_motion_course(*db, *course, options);
   if (!report) return report_error(report.error().message);
   if (o.format == "json") {
-    std::cout << report_json(**db, build_ms, *report).dump(2) << "\n";
+    nlohmann::json out = report_json(**db, build_ms, *report);
+    out["database"]["loaded"] = !o.database.empty();
+    std::cout << out.dump(2) << "\n";
     return 0;
   }
   const MotionDatabase& d = **db;
   const MotionCourseReport& r = *report;
   std::cout << "database: " << d.frame_count() << " frames from " << d.clip_set().clip_count()
-            << " clips" << (o.mirror ? " (half of them mirrored)" : "") << " ("
+            << " clips" << (d.schema().mirror.empty() ? "" : " (half of them mirrored)") << " ("
             << d.searchable_count() << " searchable), " << d.dims() << " floats, mean speed "
-            << d.mean_speed() << " units/s, built in " << build_ms << " ms\n"
+            << d.mean_speed() << " units/s, " << (o.database.empty() ? "built" : "loaded") << " in "
+            << build_ms << " ms" << (o.save.empty() ? "" : ", saved to " + o.save) << "\n"
             << "course: " << r.duration << " s, " << r.searches << " searches, " << r.switches
             << " switches (" << r.switches_per_second << "/s)\n"
             << "  position error: mean " << r.mean_position_error << ", worst "
@@ -129,11 +156,19 @@ void add_match_command(CLI::App& app, std::function<int()>& run) {
       "Motion matching: build a database from the files' clips (the first file's skeleton) and "
       "run a course of stick inputs through it; prints how closely the character followed "
       "(docs/motion_matching.md)");
-  cmd->add_option("files", options->files, "Files whose clips form the database")->required();
-  cmd->add_option("--root", options->root, "The joint that carries the motion (the hips)")
-      ->required();
-  cmd->add_option("--left-foot", options->left_foot, "The left ankle joint")->required();
-  cmd->add_option("--right-foot", options->right_foot, "The right ankle joint")->required();
+  CLI::Option* files =
+      cmd->add_option("files", options->files, "Files whose clips form the database");
+  CLI::Option* root =
+      cmd->add_option("--root", options->root, "The joint that carries the motion (the hips)");
+  CLI::Option* left = cmd->add_option("--left-foot", options->left_foot, "The left ankle joint");
+  CLI::Option* right =
+      cmd->add_option("--right-foot", options->right_foot, "The right ankle joint");
+  CLI::Option* saved = cmd->add_option(
+      "--database", options->database,
+      "A database saved with --save (.marrow): run the course on it instead of building one");
+  for (CLI::Option* building : {files, root, left, right}) saved->excludes(building);
+  cmd->add_option("--save", options->save,
+                  "Save the database to this .marrow archive (docs/formats_archive.md)");
   cmd->add_option("--course", options->course,
                   "A course as JSON (docs/motion_matching.md); default: the standard course "
                   "(straight, quarter turns, a U-turn, a stop, a start, a jog)");
@@ -143,18 +178,21 @@ void add_match_command(CLI::App& app, std::function<int()>& run) {
   cmd->add_option("--jog-speed", options->jog_speed,
                   "The standard course's jogging speed (default: twice the walk)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--trajectory-weight", options->trajectory_weight,
-                  "Weight of the trajectory features (default 4)")
-      ->check(CLI::NonNegativeNumber);
+  saved->excludes(cmd->add_option("--trajectory-weight", options->trajectory_weight,
+                                  "Weight of the trajectory features (default 4)")
+                      ->check(CLI::NonNegativeNumber));
   cmd->add_option("--search-interval", options->search_interval,
                   "Seconds between searches (default 0.1)")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--exclude-start", options->exclude_start,
-                  "Leave each clip's first seconds out of the search (a T-pose frame)")
-      ->check(CLI::NonNegativeNumber);
+  saved->excludes(
+      cmd->add_option("--exclude-start", options->exclude_start,
+                      "Leave each clip's first seconds out of the search (a T-pose frame)")
+          ->check(CLI::NonNegativeNumber));
   cmd->add_flag("--foot-locking", options->foot_locking, "Hold planted feet where they land");
-  cmd->add_flag("--mirror", options->mirror,
-                "Also add every clip mirrored left to right (the sides from the humanoid match)");
+  CLI::Option* mirror = cmd->add_flag(
+      "--mirror", options->mirror,
+      "Also add every clip mirrored left to right (the sides from the humanoid match)");
+  saved->excludes(mirror);
   cmd->add_option("--format", options->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
   add_load_options(cmd, options->load);

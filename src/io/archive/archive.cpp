@@ -16,6 +16,7 @@
 #include "archive/archive_compiled.h"
 #include "archive/archive_material.h"
 #include "archive/archive_morph.h"
+#include "archive/archive_sections.h"
 #include "archive/archive_stream.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/io/atomic_file.h"
@@ -32,10 +33,10 @@ using archive_detail::WriteError;
 
 constexpr std::uint8_t kMagic[8] = {0x89, 'M', 'R', 'W', '\r', '\n', 0x1A, '\n'};
 
-constexpr std::uint32_t fourcc(const char (&s)[5]) {
-  return std::uint32_t(std::uint8_t(s[0])) | std::uint32_t(std::uint8_t(s[1])) << 8 |
-         std::uint32_t(std::uint8_t(s[2])) << 16 | std::uint32_t(std::uint8_t(s[3])) << 24;
-}
+using archive_detail::ExtraSection;
+using archive_detail::fourcc;
+using archive_detail::kMotionTag;
+
 constexpr std::uint32_t kSkel = fourcc("SKEL"), kClip = fourcc("CLIP"), kSkin = fourcc("SKIN"),
                         kMesh = fourcc("MESH"), kWarn = fourcc("WARN"), kImag = fourcc("IMAG"),
                         kMatl = fourcc("MATL");
@@ -68,7 +69,7 @@ void put_u32_at(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
 }
 
 std::vector<std::uint8_t> encode(const Asset& asset, std::vector<std::string>* notes,
-                                 ImageFiles files) {
+                                 ImageFiles files, const ExtraSection* extra = nullptr) {
   const std::string who = asset.source.empty() ? std::string("asset") : asset.source;
   auto fail = [&who](const std::string& what) { throw WriteError{who + ": " + what}; };
   auto fits_u32 = [&](std::size_t n, const std::string& what) {
@@ -212,6 +213,11 @@ std::vector<std::uint8_t> encode(const Asset& asset, std::vector<std::string>* n
     for (const std::string& w : asset.warnings) out.string(w);
     if (!out.end_section(section)) fail("warnings over 4 GiB");
   }
+  if (extra) {
+    section = out.begin_section(extra->tag);
+    extra->write(out);
+    if (!out.end_section(section)) fail("section over 4 GiB");
+  }
 
   // Header: magic, version, flags, payload length, payload CRC, header CRC.
   std::vector<std::uint8_t>& b = out.bytes;
@@ -235,8 +241,12 @@ std::uint32_t get_u32(std::span<const std::uint8_t> b, std::size_t at) {
 
 class Decoder {
  public:
-  Decoder(std::span<const std::uint8_t> bytes, const std::string& name)
-      : bytes_(bytes), name_(name), in_(bytes, name) {}
+  Decoder(std::span<const std::uint8_t> bytes, const std::string& name,
+          const ExtraSection* extra = nullptr)
+      : bytes_(bytes), name_(name), in_(bytes, name), extra_(extra) {}
+
+  // Whether the archive held the extra section (or, without one asked for, a motion database).
+  bool found_extra() const { return extra_at_ != 0; }
 
   Asset run() {
     check_header();
@@ -272,6 +282,10 @@ class Decoder {
         material_offsets_.push_back(at);
         asset_.materials.push_back(archive_detail::read_material(
             in_, "material " + std::to_string(asset_.materials.size())));
+      } else if (tag == (extra_ ? extra_->tag : kMotionTag) && version_ >= 5) {
+        if (extra_at_ != 0) in_.fail(at, "a second '" + tag_text(tag) + "' section");
+        extra_at_ = at, extra_begin_ = begin;
+        in_.set_window(end, end);  // read once the rest is
       } else if (tag == kWarn) {
         const std::uint32_t n = in_.count("warning count", 4);
         for (std::uint32_t i = 0; i < n; ++i) asset_.warnings.push_back(in_.string("warning"));
@@ -286,6 +300,7 @@ class Decoder {
     }
     if (!have_skeleton) in_.fail(at, "no SKEL section");
     check_mesh_references();
+    read_extra();
     for (std::size_t m = 0; m < asset_.materials.size(); ++m)
       archive_detail::check_material_images(in_, material_offsets_[m],
                                             "material " + std::to_string(m), asset_.materials[m],
@@ -306,6 +321,29 @@ class Decoder {
   std::vector<std::size_t> material_offsets_;  // and each material's
   std::uint32_t version_ = kArchiveVersion;
   std::size_t section_end_ = 0;  // of the section being read
+  const ExtraSection* extra_ = nullptr;
+  std::size_t extra_at_ = 0, extra_begin_ = 0;  // the extra section's header and content
+
+  void read_extra() {
+    if (extra_at_ == 0) return;
+    if (!extra_) {
+      asset_.warnings.push_back(
+          "holds a motion-matching database (its MOTN section), which an asset does not carry: "
+          "read it with read_motion_database or `marrow match --database`");
+      return;
+    }
+    const std::size_t end = extra_begin_ + static_cast<std::size_t>(get_u64(extra_begin_ - 8));
+    in_.set_window(extra_begin_, end);
+    extra_->read(in_, extra_at_, asset_);
+    if (in_.pos() != end)
+      in_.fail("section '" + tag_text(extra_->tag) + "' (at byte " + std::to_string(extra_at_) +
+               ") has " + std::to_string(end - in_.pos()) +
+               " bytes its contents do not account for");
+  }
+
+  std::uint64_t get_u64(std::size_t at) const {
+    return std::uint64_t{get_u32(bytes_, at)} | std::uint64_t{get_u32(bytes_, at + 4)} << 32;
+  }
 
   static std::string tag_text(std::uint32_t tag) {
     std::string s;
@@ -654,6 +692,31 @@ Result<Asset> read_archive(std::span<const std::uint8_t> bytes, const std::strin
     return Error{e.message};
   }
 }
+
+namespace archive_detail {
+
+Result<std::vector<std::uint8_t>> archive_bytes_with(const Asset& asset,
+                                                     const ExtraSection& extra) {
+  try {
+    return encode(asset, nullptr, ImageFiles::kEmbed, &extra);
+  } catch (const WriteError& e) {
+    return Error{e.message};
+  }
+}
+
+Result<Asset> read_archive_with(std::span<const std::uint8_t> bytes, const std::string& name,
+                                const ExtraSection& extra, bool* found) {
+  try {
+    Decoder decoder(bytes, name, &extra);
+    Asset asset = decoder.run();
+    if (found) *found = decoder.found_extra();
+    return asset;
+  } catch (const ReadError& e) {
+    return Error{e.message};
+  }
+}
+
+}  // namespace archive_detail
 
 Result<Asset> read_archive(const std::string& path) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
