@@ -271,7 +271,9 @@ class ScriptRunner:
     def __iter__(self) -> "ScriptRunner": ...
     def __next__(self) -> dict[str, Any]:
         """One frame: index, time, events, players, state, root_motion, model, morph_weights,
-        ik (id, weight, reached per constraint), foot_contacts, pelvis_offset."""
+        ik (id, weight, reached per constraint), foot_contacts, pelvis_offset, motion_matching
+        (None, or a motion-matching script's position, facing, desired, desired_facing,
+        database_frame, searched, switched, contacts)."""
     @property
     def frame_count(self) -> int: ...
     @property

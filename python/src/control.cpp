@@ -357,6 +357,18 @@ class PyScriptRunner {
     d["ik"] = ik;
     d["foot_contacts"] = py::cast(frame_.foot_contacts);
     d["pelvis_offset"] = frame_.pelvis_offset;
+    if (frame_.matching) {  // a motion-matching script's: positions as (3,) lists, angles radians
+      const ScriptFrame::Matching& m = *frame_.matching;
+      const auto xyz = [](Vec3 v) { return py::make_tuple(v.x, v.y, v.z); };
+      d["motion_matching"] =
+          py::dict(py::arg("position") = xyz(m.world.translation), py::arg("facing") = m.yaw,
+                   py::arg("desired") = xyz(m.desired), py::arg("desired_facing") = m.desired_yaw,
+                   py::arg("database_frame") = m.database_frame, py::arg("searched") = m.searched,
+                   py::arg("switched") = m.switched,
+                   py::arg("contacts") = py::make_tuple(m.contacts[0], m.contacts[1]));
+    } else {
+      d["motion_matching"] = py::none();
+    }
     return d;
   }
 

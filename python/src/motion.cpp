@@ -18,8 +18,7 @@
 #include "marrow/io/asset.h"
 #include "marrow/io/motion_course_json.h"
 #include "marrow/io/motion_database_archive.h"
-#include "marrow/io/retarget_asset.h"
-#include "marrow/retarget/mirror.h"
+#include "marrow/io/motion_database_assets.h"
 
 namespace marrow::python {
 namespace {
@@ -33,28 +32,17 @@ PyMotionDatabase build_database(const std::vector<std::shared_ptr<Asset>>& asset
                                 const std::string& right_foot, float exclude_start,
                                 float trajectory_weight, float sample_rate, bool mirror) {
   if (assets.empty()) throw py::value_error("assets: give at least one asset");
-  std::vector<MotionClipDesc> clips;
+  std::vector<const Asset*> files;
   for (const std::shared_ptr<Asset>& a : assets) {
     if (!a) throw py::value_error("assets: None is not an asset");
-    for (const Clip& c : a->clips) clips.push_back({&c, {{0, exclude_start}}});
+    files.push_back(a.get());
   }
-  MotionSchema schema = MotionSchema::locomotion(root, left_foot, right_foot);
-  schema.sample_rate = sample_rate;
-  for (MotionFeatureDesc& f : schema.features) {
-    if (f.kind == MotionFeature::kTrajectoryPosition ||
-        f.kind == MotionFeature::kTrajectoryDirection)
-      f.weight = trajectory_weight;
-  }
-  if (mirror) {  // the sides as marrow match --mirror finds them
-    std::string described;
-    const std::vector<Transform> pose =
-        value_or_raise(retarget_reference_pose(*assets[0], "auto", described));
-    HumanoidMatchOptions match;
-    match.pose = pose;
-    schema.mirror = mirror_joints(assets[0]->skeleton,
-                                  value_or_raise(match_humanoid(assets[0]->skeleton, match)));
-  }
-  return {value_or_raise(MotionDatabase::build(assets[0]->skeleton, clips, schema))};
+  MotionDatabaseRecipe recipe{root, left_foot, right_foot};
+  recipe.exclude_start = exclude_start;
+  recipe.trajectory_weight = trajectory_weight;
+  recipe.sample_rate = sample_rate;
+  recipe.mirror = mirror;
+  return {value_or_raise(build_motion_database(files, recipe))};
 }
 
 std::uint32_t frame_index(const MotionDatabase& db, std::int64_t frame) {

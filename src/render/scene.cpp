@@ -597,6 +597,32 @@ void SceneRenderer::extreme_points(std::vector<Vec3>& out) const {
   add_extreme_points(joints, out);
 }
 
+void SceneRenderer::set_ground_paths(std::span<const GroundPath> paths) {
+  paths_ = {};
+  if (!ground_) return;
+  const Ground& g = *ground_;
+  const float half_width = 0.1f * g.spacing;
+  // Lifted off the ground by a little, so the ribbon wins the depth test against it.
+  const Vec3 lift = g.up * (g.level + 0.01f * g.spacing);
+  const auto on_ground = [&](Vec3 p) { return p - g.up * dot(p, g.up) + lift; };
+  for (const GroundPath& path : paths) {
+    for (std::size_t i = 1; i < path.points.size(); ++i) {
+      const Vec3 a = on_ground(path.points[i - 1]), b = on_ground(path.points[i]);
+      if (!is_finite(a) || !is_finite(b) || !(length(b - a) > 0)) continue;
+      const Vec3 across = normalized(cross(g.up, b - a)) * half_width;
+      // Each segment reaches half a width past its ends, so turns show no gap.
+      const Vec3 along = normalized(b - a) * half_width;
+      const auto first = static_cast<std::uint32_t>(paths_.positions.size());
+      for (const Vec3& corner :
+           {a - along - across, a - along + across, b + along + across, b + along - across}) {
+        paths_.positions.push_back(corner);
+        paths_.colors.push_back(path.color);
+      }
+      for (std::uint32_t k : {0u, 1u, 2u, 0u, 2u, 3u}) paths_.indices.push_back(first + k);
+    }
+  }
+}
+
 void SceneRenderer::draw(Rasterizer& rasterizer, const Camera& camera) const {
   rasterizer.clear_gradient(style_.background_top, style_.background_bottom);
   if (ground_) {
@@ -609,6 +635,14 @@ void SceneRenderer::draw(Rasterizer& rasterizer, const Camera& camera) const {
     draw.uvs = g.uvs;
     draw.texture = &*g.grid;
     draw.alpha_mode = AlphaMode::kBlend;  // fades into the background at its rim
+    draw.lit = false;
+    rasterizer.draw_mesh(camera, draw);
+  }
+  if (!paths_.indices.empty()) {
+    MeshDraw draw;
+    draw.positions = paths_.positions;
+    draw.indices = paths_.indices;
+    draw.colors = paths_.colors;
     draw.lit = false;
     rasterizer.draw_mesh(camera, draw);
   }

@@ -177,7 +177,7 @@ TEST(ControlScript, ErrorsNameTheFileAndTheJsonPlace) {
             "s.json: timeline[0].plya: unknown member (known: t, play, play_blend_space, stop, "
             "pause, resume, seek, set_speed, set_weight, set_ticks_per_second, set_layer_weight, "
             "fade_in, fade_out, cross_fade, inertialize, warp, set_blend, set_param, set_bool, "
-            "trigger, set_morph, fade_morph, release_morph, ik, release_ik)");
+            "trigger, set_morph, fade_morph, release_morph, ik, release_ik, stick, waypoints)");
   EXPECT_NE(error_of(R"({"timeline": [{"t": 0}]})").find("timeline[0]: has no command"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"timeline": [{"t": 0, "play": "A", "stop": "A"}]})").find("two commands"),

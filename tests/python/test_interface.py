@@ -400,6 +400,24 @@ def test_a_scripts_ik_reaches_python_frames(soldier_path):
     assert frames[2]["ik"][0]["reached"] and frames[2]["foot_contacts"] == []
 
 
+def test_a_motion_matching_script_hands_out_where_the_character_walks():
+    takes = [asset_path(f"bvh/cmu_iclone/{t}.bvh") for t in ("007_01", "002_01", "006_10")]
+    if not all(os.path.exists(t) for t in takes):
+        pytest.skip("the CMU takes are absent")
+    script = {"fps": 10, "duration": 3,
+              "motion_matching": {"files": takes[1:], "root": "CC_Base_Hip",
+                                  "left_foot": "CC_Base_L_Foot", "right_foot": "CC_Base_R_Foot",
+                                  "exclude_start": 0.05},
+              "timeline": [{"t": 0, "stick": {"speed": 130, "direction": 0}}]}
+    frames = list(marrow.ScriptRunner(marrow.load(takes[0]), script))
+    assert len(frames) == 31
+    walked = frames[-1]["motion_matching"]
+    assert walked["position"][2] > 200 and abs(walked["facing"]) < 0.4  # along +Z, in cm
+    assert any(f["motion_matching"]["searched"] for f in frames)
+    plain = next(iter(marrow.ScriptRunner(marrow.load(takes[0]), {"duration": 0})))
+    assert plain["motion_matching"] is None
+
+
 def test_check_reports_what_the_command_line_reports(soldier_path):
     xbot = asset_path("gltf/Xbot.glb")
     if not os.path.exists(xbot):

@@ -513,6 +513,54 @@ TEST(RenderCli, AScriptIsDrawnFrameByFrame) {
                        {"broken.json", "timeline[0]", "'Jog'"});
 }
 
+// A motion-matching script (docs/motion_matching.md, "In scripts") is drawn with the path its
+// stick asks for (orange) and the path the character walked so far (blue) on the ground.
+TEST(RenderCli, AMotionMatchingScriptDrawsBothPathsOnTheGround) {
+  const std::string dir = std::string(MARROW_SHARED_DIR) + "/assets/bvh/cmu_iclone/";
+  for (const char* take : {"007_01", "002_01", "006_10", "006_11"})
+    if (!fs::exists(dir + take + ".bvh")) GTEST_SKIP() << dir << take << ".bvh absent";
+  Workspace ws("matching");
+  const fs::path script = ws.logs / "walk.json";
+  std::ofstream(script) << R"({"fps": 10, "duration": 8, "motion_matching": {"files": [")" << dir
+                        << R"(002_01.bvh", ")" << dir << R"(006_10.bvh", ")" << dir
+                        << R"(006_11.bvh"], "root": "CC_Base_Hip", "left_foot": "CC_Base_L_Foot",
+      "right_foot": "CC_Base_R_Foot", "exclude_start": 0.05},
+      "timeline": [{"t": 0, "stick": {"speed": 130, "direction": 0}},
+                   {"t": 4, "stick": {"speed": 130, "direction": 90}}]})";
+  const auto pixels_near = [](const std::vector<std::uint8_t>& rgb, int r, int g, int b) {
+    int n = 0;
+    for (std::size_t i = 0; i + 2 < rgb.size(); i += 3)
+      n += std::abs(rgb[i] - r) < 40 && std::abs(rgb[i + 1] - g) < 40 &&
+           std::abs(rgb[i + 2] - b) < 40;
+    return n;
+  };
+  const auto png_at = [&](const std::string& name, std::vector<std::string> more) {
+    const std::string out = (ws.out / name).string();
+    std::vector<std::string> args = {
+        "render", dir + "007_01.bvh", "--script", script.string(), "--out",
+        out,      "--size",           "200x200"};
+    args.insert(args.end(), more.begin(), more.end());
+    const Outcome o = run(ws, args);
+    EXPECT_EQ(o.exit_code, 0) << o.err;
+    int w = 0, h = 0, c = 0;
+    unsigned char* p = stbi_load(out.c_str(), &w, &h, &c, 3);
+    std::vector<std::uint8_t> v;
+    if (p) v.assign(p, p + w * h * 3);
+    stbi_image_free(p);
+    return v;
+  };
+  // The colours are the renderer's: orange (255, 140, 26) desired, blue (26, 140, 255) actual.
+  const std::vector<std::uint8_t> start = png_at("start.png", {"--time", "0"});
+  const std::vector<std::uint8_t> end = png_at("end.png", {"--time", "8"});
+  const std::vector<std::uint8_t> bare = png_at("bare.png", {"--time", "8", "--no-ground"});
+  ASSERT_EQ(end.size(), 200u * 200 * 3);
+  EXPECT_GT(pixels_near(start, 255, 140, 26), 40);  // the whole desired path from the start
+  EXPECT_LT(pixels_near(start, 26, 140, 255), 10);  // and nothing walked yet
+  EXPECT_GT(pixels_near(end, 26, 140, 255), 40);    // 8 s walked
+  EXPECT_GT(pixels_near(end, 255, 140, 26), 20);    // beside the desired path
+  EXPECT_LT(pixels_near(bare, 26, 140, 255) + pixels_near(bare, 255, 140, 26), 10);  // no ground
+}
+
 // What a conversion keeps renders as the file did: each file with meshes and materials of
 // ../shared/assets (textures embedded, beside the file, in .mtl-free formats), converted to
 // .glb, .gltf and .marrow, renders at its first clip's start within 8 of 255 levels of the

@@ -32,6 +32,7 @@
 #include "marrow/control/clip_set.h"
 #include "marrow/control/state_machine.h"
 #include "marrow/ik/foot_planting.h"
+#include "marrow/io/motion_database_assets.h"
 #include "marrow/math/vec3.h"
 
 namespace marrow {
@@ -111,6 +112,19 @@ struct ScriptFootPlanting {
   float max_pelvis_offset = std::numeric_limits<float>::max();
 };
 
+/// "motion_matching": the character moved by a MotionMatcher (control/motion_matcher.h) over a
+/// database of the file's clips (io/motion_database_assets.h) or a saved one, steered by the
+/// timeline's "stick" and "waypoints" commands (docs/motion_matching.md, "In scripts").
+struct ScriptMotionMatching {
+  std::string database;  ///< a saved database's path (beside the script); empty: build one
+  /// More files whose clips join the file's in the database (paths beside the script), bound to
+  /// the file's skeleton by joint name.
+  std::vector<std::string> files{};
+  MotionDatabaseRecipe recipe{};
+  float search_interval = 0.1f;  ///< seconds between searches
+  bool foot_locking = false;     ///< hold planted feet where they land
+};
+
 enum class ScriptCommandKind : std::uint8_t {
   kPlay,               ///< motion (a clip), id, layer, play
   kPlayBlendSpace,     ///< motion (a blend space), id, layer, play, x, y
@@ -137,6 +151,8 @@ enum class ScriptCommandKind : std::uint8_t {
   kReleaseMorph,  ///< name, duration (0: at once)
   kIk,            ///< id, ik, duration (the fade to ik.weight)
   kReleaseIk,     ///< id, duration (0: at once)
+  kStick,         ///< value (speed, model units/s), x (direction), y (facing), radians
+  kWaypoints,     ///< points (world, on the ground), value (speed), duration (the radius)
 };
 
 struct ScriptCommand {
@@ -149,6 +165,7 @@ struct ScriptCommand {
   FadeCurve curve = FadeCurve::kSmooth;
   PlayOptions play;  ///< layer is resolved from `layer` by name when the script runs
   ScriptIk ik;
+  std::vector<Vec3> points;  ///< kWaypoints
 };
 
 struct AnimationScript {
@@ -167,6 +184,7 @@ struct AnimationScript {
   std::optional<RootMotionOptions> root_motion;
   std::optional<StateMachineDesc> state_machine;
   std::optional<ScriptFootPlanting> foot_planting;
+  std::optional<ScriptMotionMatching> motion_matching;
   std::vector<ScriptCommand> timeline;  ///< in time order (stable)
 };
 

@@ -50,11 +50,24 @@ struct ScriptFrame {
   /// pelvis moved along up.
   std::vector<float> foot_contacts;
   float pelvis_offset = 0;
+  /// A motion-matching script ("motion_matching"): where the character stands, where the stick
+  /// asks it to be, and what the matcher did in this frame's updates. `model` is in the
+  /// character's frame and update.root_motion moves it from the last frame's to this one's.
+  struct Matching {
+    Transform world{};               ///< the character's frame in the world
+    Vec3 desired{0, 0, 0};           ///< the desired path's point now, on the ground
+    float yaw = 0, desired_yaw = 0;  ///< radians about up, 0 along the ground's forward axis
+    std::uint32_t database_frame = 0;
+    bool searched = false, switched = false;
+    float contacts[2] = {0, 0};  ///< the feet's contact weights, left and right
+  };
+  std::optional<Matching> matching;
 };
 
 namespace script_detail {
 class ScriptPoseEdits;
-}
+class ScriptMotion;
+}  // namespace script_detail
 
 class ScriptRunner {
  public:
@@ -65,6 +78,7 @@ class ScriptRunner {
 
   int frame_count() const { return frames_; }
   double fps() const { return script_.fps; }
+  /// The clips that play: the script's set, or a motion-matching script's database's.
   const ClipSet& clip_set() const { return *set_; }
   /// Steps to frame `frame.index + 1` (the first call gives frame 0). Errors name the script and
   /// the timeline entry (a player id that is not playing, a clip the file lacks, ...).
@@ -94,6 +108,7 @@ class ScriptRunner {
   std::optional<AnimatorWorkspace> workspace_;
   std::vector<SoaTransform> local_;
   std::unique_ptr<script_detail::ScriptPoseEdits> edits_;  ///< IK and foot planting
+  std::unique_ptr<script_detail::ScriptMotion> motion_;    ///< a motion-matching script's
   std::vector<Transform> edited_local_;
   std::vector<std::pair<std::string, PlayerId>> ids_;  ///< the script's ids and the states' names
   int frames_ = 0;

@@ -48,6 +48,14 @@ Orientation guess_orientation(const Skeleton& skeleton, std::span<const Mat4> mo
 /// Blue (0) -> cyan -> green -> yellow -> red (1).
 Vec3 heat_color(float weight);
 
+/// A line on the ground (a motion-matching script's desired and actual paths): its points taken
+/// down to the ground plane and drawn as a ribbon just above it, hidden where the character stands
+/// in front of it.
+struct GroundPath {
+  std::vector<Vec3> points;
+  Vec3 color{1, 1, 1};
+};
+
 class SceneRenderer {
  public:
   /// Prepares every mesh for skinning and decodes the textures its materials use. Errors: a mesh
@@ -77,6 +85,10 @@ class SceneRenderer {
   float ground_level() const { return ground_ ? ground_->level : 0; }
   /// Darkness of the contact shadow (0 none .. 1) at the ground vertex nearest `point`.
   float shadow_at(Vec3 point) const;
+  /// Lines drawn on the ground from now on (replacing those set before), as ribbons a fifth of a
+  /// grid cell wide. Needs the ground: without one (no place_ground, or a style without ground)
+  /// nothing is drawn.
+  void set_ground_paths(std::span<const GroundPath> paths);
 
   /// Clears the image to the style's background, then draws the ground, the meshes (opaque and
   /// masked first, blended last) and the overlay.
@@ -133,6 +145,10 @@ class SceneRenderer {
   std::vector<float> default_weights_;
   std::vector<std::optional<Texture>> textures_;  ///< per asset image; empty where unreadable
   std::optional<Ground> ground_;
+  struct Ribbons {
+    std::vector<Vec3> positions, colors;
+    std::vector<std::uint32_t> indices;
+  } paths_;
 };
 
 }  // namespace marrow::render

@@ -12,8 +12,7 @@
 #include "marrow/control/motion_course.h"
 #include "marrow/io/motion_course_json.h"
 #include "marrow/io/motion_database_archive.h"
-#include "marrow/io/retarget_asset.h"
-#include "marrow/retarget/mirror.h"
+#include "marrow/io/motion_database_assets.h"
 
 namespace marrow::cli {
 namespace {
@@ -58,8 +57,8 @@ nlohmann::json report_json(const MotionDatabase& db, double build_ms, const Moti
         {"foot_slide", {{"mean", r.mean_foot_slide}, {"worst", r.worst_foot_slide}}}}}};
 }
 
-// The files' clips made into a database; `build_ms` is the build's time, the files' loading not
-// counted.
+// The files' clips made into a database; `build_ms` is the build's time (the files' loading not
+// counted: the clips' sampling, features and index).
 Result<std::shared_ptr<const MotionDatabase>> build_database(const MatchOptions& o,
                                                              double& build_ms) {
   if (o.files.empty() || o.root.empty() || o.left_foot.empty() || o.right_foot.empty())
@@ -70,33 +69,16 @@ Result<std::shared_ptr<const MotionDatabase>> build_database(const MatchOptions&
   for (const std::string& file : o.files) {
     Result<Asset> asset = load_input(file, o.load);
     if (!asset) return asset.error();
-    if (asset->clips.empty()) return Error{file + ": has no clips"};
     assets.push_back(std::move(*asset));
   }
-  std::vector<MotionClipDesc> clips;
-  for (const Asset& a : assets)
-    for (const Clip& c : a.clips) clips.push_back({&c, {{0, o.exclude_start}}});
-  MotionSchema schema = MotionSchema::locomotion(o.root, o.left_foot, o.right_foot);
-  for (MotionFeatureDesc& f : schema.features) {
-    if (f.kind == MotionFeature::kTrajectoryPosition ||
-        f.kind == MotionFeature::kTrajectoryDirection)
-      f.weight = o.trajectory_weight;
-  }
-  if (o.mirror) {
-    // The sides from a pose the character stands in (a T-pose clip, the rest pose, or the first
-    // clip's first frame, as marrow retarget picks it).
-    std::string described;
-    Result<std::vector<Transform>> pose = retarget_reference_pose(assets[0], "auto", described);
-    if (!pose) return pose.error();
-    HumanoidMatchOptions match;
-    match.pose = *pose;
-    Result<HumanoidRig> rig = match_humanoid(assets[0].skeleton, match, o.files[0]);
-    if (!rig) return rig.error();
-    schema.mirror = mirror_joints(assets[0].skeleton, *rig);
-  }
+  std::vector<const Asset*> files;
+  for (const Asset& a : assets) files.push_back(&a);
+  MotionDatabaseRecipe recipe{o.root, o.left_foot, o.right_foot};
+  recipe.exclude_start = o.exclude_start;
+  recipe.trajectory_weight = o.trajectory_weight;
+  recipe.mirror = o.mirror;
   const auto start = std::chrono::steady_clock::now();
-  Result<std::shared_ptr<const MotionDatabase>> db =
-      MotionDatabase::build(assets[0].skeleton, clips, schema);
+  Result<std::shared_ptr<const MotionDatabase>> db = build_motion_database(files, recipe);
   build_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return db;

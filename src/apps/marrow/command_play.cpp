@@ -47,6 +47,29 @@ Json event_json(const AnimationEvent& e, const ClipSet& set, const std::string& 
   return j;
 }
 
+// A motion-matching script's frame: where the character stands and faces, where the stick asks
+// it to be, which database frame plays, and whether the matcher searched or switched.
+Json matching_json(const ScriptFrame::Matching& m) {
+  const Vec3 p = m.world.translation;
+  constexpr float kDegrees = 57.29578f;
+  return {{"position", {round6(p.x), round6(p.y), round6(p.z)}},
+          {"facing", round6(m.yaw * kDegrees)},
+          {"desired", {round6(m.desired.x), round6(m.desired.y), round6(m.desired.z)}},
+          {"desired_facing", round6(m.desired_yaw * kDegrees)},
+          {"database_frame", m.database_frame},
+          {"searched", m.searched},
+          {"switched", m.switched},
+          {"contacts", {round6(m.contacts[0]), round6(m.contacts[1])}}};
+}
+
+void print_matching(std::ostream& text, const ScriptFrame::Matching& m) {
+  const Vec3 p = m.world.translation, d = m.desired;
+  text << "  matching  at (" << p.x << ", " << p.y << ", " << p.z << ") facing "
+       << m.yaw * 57.29578f << " deg  desired (" << d.x << ", " << d.y << ", " << d.z << ") facing "
+       << m.desired_yaw * 57.29578f << " deg  database frame " << m.database_frame
+       << (m.searched ? "  searched" : "") << (m.switched ? "  switched" : "") << "\n";
+}
+
 int run_play(const PlayCommandOptions& o) {
   Result<Asset> asset = load_input(o.file, o.load);
   if (!asset) return report_error(asset.error().message);
@@ -147,6 +170,7 @@ int run_play(const PlayCommandOptions& o) {
         f["foot_planting"] = {{"contacts", std::move(contacts)},
                               {"pelvis_offset", round6(frame.pelvis_offset)}};
       }
+      if (frame.matching) f["motion_matching"] = matching_json(*frame.matching);
       doc["frames"].push_back(std::move(f));
       continue;
     }
@@ -189,6 +213,7 @@ int run_play(const PlayCommandOptions& o) {
       for (float c : frame.foot_contacts) text << " " << c;
       text << "  pelvis offset " << frame.pelvis_offset << "\n";
     }
+    if (frame.matching) print_matching(text, *frame.matching);
     for (const AnimationEvent& e : frame.events) {
       text << "  " << to_string(e.type);
       if (!e.name.empty()) text << " '" << e.name << "'";

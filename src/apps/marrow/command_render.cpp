@@ -217,9 +217,7 @@ class FramePoses {
         if (Status s = restart(); !s) return s.error();
       }
       while (next_ <= f) {
-        if (Status s = runner_->next(frame_); !s) return s.error();
-        root_ = mul_affine(root_, to_matrix(frame_.update.root_motion));  // world * delta
-        ++next_;
+        if (Status s = step(); !s) return s.error();
       }
       std::vector<Mat4> world(frame_.model.size());
       for (std::size_t j = 0; j < world.size(); ++j) world[j] = mul_affine(root_, frame_.model[j]);
@@ -230,6 +228,44 @@ class FramePoses {
     return out;
   }
 
+  Status step() {
+    if (Status s = runner_->next(frame_); !s) return s;
+    root_ = mul_affine(root_, to_matrix(frame_.update.root_motion));  // world * delta
+    if (frame_.matching) record_paths(*frame_.matching);
+    ++next_;
+    return {};
+  }
+
+  // A motion-matching script's paths, frame by frame (each frame once, however often the runner
+  // starts again): the desired path and the character's, in the world.
+  void record_paths(const ScriptFrame::Matching& m) {
+    if (static_cast<std::size_t>(next_) != desired_.size()) return;
+    desired_.push_back(m.desired);
+    actual_.push_back(m.world.translation);
+  }
+
+ public:
+  // Steps a script to its last frame (recording its paths); the next get() starts it again.
+  Status run_to_end() {
+    while (runner_ && next_ < runner_->frame_count()) {
+      if (Status s = step(); !s) return s;
+    }
+    return {};
+  }
+  bool has_paths() const { return !desired_.empty(); }
+  // The ground lines of frame `frame` of the timeline: the whole desired path (what the stick
+  // asks for), and the character's path so far.
+  std::vector<render::GroundPath> paths(const Timeline& timeline, long frame) const {
+    const std::size_t upto =
+        std::min(actual_.size(), static_cast<std::size_t>(frame + timeline.first_frame + 1));
+    return {{desired_, {1.0f, 0.55f, 0.1f}},
+            {{actual_.begin(), actual_.begin() + static_cast<std::ptrdiff_t>(upto)},
+             {0.1f, 0.55f, 1.0f}}};
+  }
+  std::span<const Vec3> desired_path() const { return desired_; }
+  std::span<const Vec3> actual_path() const { return actual_; }
+
+ private:
   Status restart() {
     Result<ScriptRunner> runner = ScriptRunner::create(*asset_, script_);
     if (!runner) return runner.error();
@@ -248,6 +284,7 @@ class FramePoses {
   std::vector<std::pair<std::uint32_t, float>> held_;  // --morph: slot, weight
   long next_ = 0;                                      // the frame the runner gives next
   Mat4 root_ = to_matrix(Transform{});                 // the root motion so far
+  std::vector<Vec3> desired_, actual_;                 // per script frame, once recorded
 };
 
 // Step 2: the file, with --clip-file's clips bound in, and what --clip / --layer / --script
@@ -338,6 +375,13 @@ Result<Scene> make_scene(const RenderOptions& o, const RenderPlan& plan, const A
     renderer->extreme_points(extremes);
     if (f == 0) orientation = render::guess_orientation(asset.skeleton, one->world[0]);
   }
+  if (source.is_script()) {
+    // Every frame of a motion-matching script, so that the camera frames the whole of both paths
+    // and the desired one is drawn whole from the first frame.
+    if (Status s = source.run_to_end(); !s) return s.error();
+    for (std::span<const Vec3> path : {source.desired_path(), source.actual_path()})
+      extremes.insert(extremes.end(), path.begin(), path.end());
+  }
   if (extremes.empty()) return Error{o.file + ": nothing to draw (no mesh and no joint)"};
   renderer->place_ground(extremes, orientation);
   Scene scene;
@@ -364,6 +408,7 @@ Status draw_frames(FramePoses& source, const Timeline& timeline, const RenderPla
           chunk.weights.empty()
               ? std::span<const float>()
               : std::span<const float>(chunk.weights[static_cast<std::size_t>(k)]));
+      if (source.has_paths()) scene.renderer->set_ground_paths(source.paths(timeline, first + k));
       scene.renderer->draw(rasterizer, scene.camera);
       if (Status s = writer.add(rasterizer.image()); !s) return s;
       progress.advance();

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <numbers>
 #include <sstream>
 #include <stdexcept>
 
@@ -194,9 +195,11 @@ constexpr const char* kCommandMembers[] = {"t",
                                            "fade_morph",
                                            "release_morph",
                                            "ik",
-                                           "release_ik"};
+                                           "release_ik",
+                                           "stick",
+                                           "waypoints"};
 static_assert(std::size(kCommandMembers) ==
-                  static_cast<std::size_t>(ScriptCommandKind::kReleaseIk) + 2,
+                  static_cast<std::size_t>(ScriptCommandKind::kWaypoints) + 2,
               "one name per ScriptCommandKind, in its order");
 
 // An "ik" command's constraint: the solver's members, each checked for the solver named.
@@ -278,6 +281,29 @@ ScriptFootPlanting read_foot_planting(const ScriptValue& f) {
   p.soft_limit = f.number("soft_limit", 1, 0.01f, 1);
   p.max_pelvis_offset = f.number("max_pelvis_offset", std::numeric_limits<float>::max(), 0);
   return p;
+}
+
+// A motion-matching script's "stick" ({speed, direction, facing}, degrees about up from the
+// database's ground forward axis, the facing defaulting to the direction) and "waypoints"
+// ({points, speed, radius}: the stick turned toward each point until the character is within
+// the radius, which defaults to half a second at the speed).
+void read_steering(const ScriptValue& v, ScriptCommand& c) {
+  constexpr float kRadians = std::numbers::pi_v<float> / 180;
+  if (c.kind == ScriptCommandKind::kStick) {
+    v.object({"speed", "direction", "facing"});
+    c.value = v.at("speed").number(0);
+    c.x = v.number("direction", 0) * kRadians;
+    c.y = v.has("facing") ? v.at("facing").number() * kRadians : c.x;
+    return;
+  }
+  v.object({"points", "speed", "radius"});
+  const ScriptValue points = v.at("points");
+  const std::size_t n = points.array();
+  if (n == 0) points.fail("must list at least one point");
+  for (std::size_t i = 0; i < n; ++i) c.points.push_back(points.at(i).vec3());
+  c.value = v.at("speed").number(0);
+  c.duration = v.number("radius", 0.5f * c.value, 0);
+  if (!(c.duration > 0)) v.fail("needs a \"radius\" > 0 (or a speed > 0, whose half second it is)");
 }
 
 ScriptCommand read_command(const ScriptValue& entry) {
@@ -425,6 +451,10 @@ ScriptCommand read_command(const ScriptValue& entry) {
         c.duration = v.number("duration", 0, 0);
       }
       break;
+    case K::kStick:
+    case K::kWaypoints:
+      read_steering(v, c);
+      break;
   }
   return c;
 }
@@ -538,11 +568,76 @@ std::vector<ScriptCue> read_cue_lists(const ScriptValue& v) {
   return cues;
 }
 
+// "motion_matching": a saved database, or the recipe to build one from the file's clips.
+ScriptMotionMatching read_motion_matching(const ScriptValue& m, const std::string& base) {
+  m.object({"database", "files", "root", "left_foot", "right_foot", "clips", "exclude_start",
+            "trajectory_weight", "mirror", "search_interval", "foot_locking"});
+  ScriptMotionMatching mm;
+  // Paths are the script's folder's; a script that is no file takes absolute ones alone.
+  const auto beside = [&](const ScriptValue& v) {
+    const std::filesystem::path path = v.string();
+    if (base.empty() && path.is_relative())
+      v.fail("a relative file name needs the script to be a file");
+    return (std::filesystem::path(base) / path).string();
+  };
+  if (m.has("database")) {
+    mm.database = beside(m.at("database"));
+    for (const char* recipe : {"files", "root", "left_foot", "right_foot", "clips", "exclude_start",
+                               "trajectory_weight", "mirror"}) {
+      if (m.has(recipe)) m.at(recipe).fail("builds a database; a saved \"database\" has its own");
+    }
+  } else {
+    if (m.has("files")) {
+      const ScriptValue files = m.at("files");
+      for (std::size_t i = 0, n = files.array(); i < n; ++i)
+        mm.files.push_back(beside(files.at(i)));
+    }
+    mm.recipe.root = m.at("root").string();
+    mm.recipe.left_foot = m.at("left_foot").string();
+    mm.recipe.right_foot = m.at("right_foot").string();
+    if (m.has("clips")) {
+      const ScriptValue clips = m.at("clips");
+      for (std::size_t i = 0, n = clips.array(); i < n; ++i)
+        mm.recipe.clips.push_back(clips.at(i).string());
+      if (mm.recipe.clips.empty()) clips.fail("must name at least one clip (leave it out for all)");
+    }
+    mm.recipe.exclude_start = m.number("exclude_start", 0, 0);
+    mm.recipe.trajectory_weight = m.number("trajectory_weight", 4, 0);
+    mm.recipe.mirror = m.boolean("mirror", false);
+  }
+  mm.search_interval = m.number("search_interval", 0.1f, 0.001f, 60);
+  mm.foot_locking = m.boolean("foot_locking", false);
+  return mm;
+}
+
+// A motion-matching script: the matcher plays the clips, so the Animator's set-up and commands
+// have no place in it, and the steering commands have none elsewhere.
+void check_motion_matching(const ScriptValue& top, const AnimationScript& s) {
+  if (s.motion_matching) {
+    for (const char* animator : {"compile", "max_players", "inertialization", "layers", "masks",
+                                 "sync_groups", "events", "markers", "foot_markers", "blend_spaces",
+                                 "root_motion", "state_machine", "foot_planting"}) {
+      if (top.has(animator))
+        top.at(animator).fail("does not go with \"motion_matching\" (the matcher plays the clips)");
+    }
+  }
+  for (const ScriptCommand& c : s.timeline) {
+    const bool steering =
+        c.kind == ScriptCommandKind::kStick || c.kind == ScriptCommandKind::kWaypoints;
+    if (steering == s.motion_matching.has_value()) continue;
+    throw ScriptError(s.where + ": " + c.where +
+                      (steering ? ": steers a motion matcher: it needs the script's "
+                                  "\"motion_matching\""
+                                : ": a motion-matching script is steered by \"stick\" and "
+                                  "\"waypoints\" alone"));
+  }
+}
+
 AnimationScript read_script(const Json& doc, const std::string& where, const std::string& base) {
   const ScriptValue top(doc, "", where);
   top.object({"fps", "duration", "compile", "max_players", "inertialization", "layers", "masks",
               "sync_groups", "events", "markers", "foot_markers", "blend_spaces", "root_motion",
-              "state_machine", "foot_planting", "timeline"});
+              "state_machine", "foot_planting", "motion_matching", "timeline"});
   AnimationScript s;
   s.where = where;
   s.fps = top.number("fps", 30, 1, 240);
@@ -668,6 +763,8 @@ AnimationScript read_script(const Json& doc, const std::string& where, const std
     }
   }
   if (top.has("foot_planting")) s.foot_planting = read_foot_planting(top.at("foot_planting"));
+  if (top.has("motion_matching"))
+    s.motion_matching = read_motion_matching(top.at("motion_matching"), base);
   if (top.has("timeline")) {
     const ScriptValue timeline = top.at("timeline");
     for (std::size_t i = 0, n = timeline.array(); i < n; ++i) {
@@ -677,6 +774,7 @@ AnimationScript read_script(const Json& doc, const std::string& where, const std
         s.timeline.begin(), s.timeline.end(),
         [](const ScriptCommand& a, const ScriptCommand& b) { return a.time < b.time; });
   }
+  check_motion_matching(top, s);
   return s;
 }
 

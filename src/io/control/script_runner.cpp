@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "io/control/script_ik.h"
+#include "io/control/script_motion.h"
 #include "marrow/pose/local_to_model.h"
 #include "marrow/pose/mask.h"
 
@@ -41,10 +42,28 @@ ScriptRunner::ScriptRunner(ScriptRunner&&) noexcept = default;
 ScriptRunner& ScriptRunner::operator=(ScriptRunner&&) noexcept = default;
 ScriptRunner::~ScriptRunner() = default;
 
+namespace {
+
+int frame_count_of(const AnimationScript& script) {
+  float duration = script.duration;
+  if (duration < 0) duration = (script.timeline.empty() ? 0 : script.timeline.back().time) + 1;
+  return static_cast<int>(std::floor(duration * script.fps + 1e-6)) + 1;
+}
+
+}  // namespace
+
 Result<ScriptRunner> ScriptRunner::create(const Asset& asset, const AnimationScript& script) {
   ScriptRunner r;
   r.asset_ = &asset;
   r.script_ = script;
+  r.frames_ = frame_count_of(script);
+  if (script.motion_matching) {
+    Result<script_detail::ScriptMotion> motion = script_detail::ScriptMotion::create(asset, script);
+    if (!motion) return motion.error();
+    r.motion_ = std::make_unique<script_detail::ScriptMotion>(std::move(*motion));
+    r.set_ = r.motion_->shared_clip_set();
+    return r;
+  }
   const std::string& where = script.where;
   const Skeleton& skeleton = asset.skeleton;
   ClipSetBuilder builder(skeleton);
@@ -170,9 +189,6 @@ Result<ScriptRunner> ScriptRunner::create(const Asset& asset, const AnimationScr
       script_detail::ScriptPoseEdits::create(asset, *r.set_, script);
   if (!edits) return edits.error();
   r.edits_ = std::make_unique<script_detail::ScriptPoseEdits>(std::move(edits).value());
-  float duration = script.duration;
-  if (duration < 0) duration = (script.timeline.empty() ? 0 : script.timeline.back().time) + 1;
-  r.frames_ = static_cast<int>(std::floor(duration * script.fps + 1e-6)) + 1;
   return r;
 }
 
@@ -301,6 +317,9 @@ Status ScriptRunner::apply(const ScriptCommand& c) {
       return edits_->set(c, where);
     case K::kReleaseIk:
       return edits_->release(c, where);
+    case K::kStick:
+    case K::kWaypoints:
+      return make_error(where, "steers a motion matcher: the script has no \"motion_matching\"");
     default:
       break;
   }
@@ -349,6 +368,7 @@ Status ScriptRunner::apply(const ScriptCommand& c) {
 }
 
 std::string ScriptRunner::name_of(PlayerId player) const {
+  if (motion_) return motion_->clip_of(player);
   for (auto it = ids_.rbegin(); it != ids_.rend(); ++it) {
     if (it->second == player) return it->first;
   }
@@ -412,16 +432,29 @@ Status ScriptRunner::next(ScriptFrame& frame) {
   frame.update = UpdateResult{};
   // Commands act at their own time: the update is cut there, so what plays does not depend on
   // the frame rate.
+  const auto step = [&](float dt, float offset) {
+    if (motion_) {
+      motion_->advance(dt);
+    } else {
+      advance(dt, offset, frame);
+    }
+  };
   float now = start;
   while (next_command_ < script_.timeline.size() &&
          script_.timeline[next_command_].time <= t + 1e-6f) {
-    const float at = std::clamp(script_.timeline[next_command_].time, now, t);
-    if (at > now) advance(at - now, now - start, frame);
+    const ScriptCommand& command = script_.timeline[next_command_];
+    const float at = std::clamp(command.time, now, t);
+    if (at > now) step(at - now, now - start);
     now = at;
-    if (Status s = apply(script_.timeline[next_command_]); !s) return s;
+    if (motion_) {
+      motion_->apply(command);
+    } else if (Status s = apply(command); !s) {
+      return s;
+    }
     ++next_command_;
   }
-  advance(t - now, now - start, frame);
+  step(t - now, now - start);
+  if (motion_) return motion_->finish(frame);
   if (machine_ && !find(machine_->current_state_name()).valid()) {
     ids_.emplace_back(machine_->current_state_name(), machine_->current_player());
   }

@@ -1,0 +1,145 @@
+// ScriptMotion: a script's motion matcher, its database and its steering.
+#include "io/control/script_motion.h"
+
+#include <cmath>
+
+#include "control/root_motion.h"
+#include "marrow/io/motion_database_archive.h"
+#include "marrow/pose/local_to_model.h"
+
+namespace marrow::script_detail {
+namespace {
+
+Result<std::shared_ptr<const MotionDatabase>> database_for(const Asset& asset,
+                                                           const ScriptMotionMatching& mm,
+                                                           const std::string& where) {
+  if (mm.database.empty()) {
+    std::vector<Asset> others;
+    for (std::size_t i = 0; i < mm.files.size(); ++i) {
+      Result<Asset> other = load_asset(mm.files[i]);
+      if (!other) {
+        return make_error(
+            where, "motion_matching.files[" + std::to_string(i) + "]: " + other.error().message);
+      }
+      others.push_back(std::move(*other));
+    }
+    std::vector<const Asset*> assets = {&asset};
+    for (const Asset& other : others) assets.push_back(&other);
+    Result<std::shared_ptr<const MotionDatabase>> built = build_motion_database(assets, mm.recipe);
+    if (!built) return make_error(where, "motion_matching: " + built.error().message);
+    return built;
+  }
+  Result<std::shared_ptr<const MotionDatabase>> read = read_motion_database(mm.database);
+  if (!read) return make_error(where, "motion_matching.database: " + read.error().message);
+  // The file draws the pose: the database must be of its skeleton, joint for joint.
+  const Skeleton& mine = asset.skeleton;
+  const Skeleton& theirs = (*read)->skeleton();
+  bool same = mine.size() == theirs.size();
+  for (std::size_t j = 0; same && j < mine.size(); ++j)
+    same = mine.name(j) == theirs.name(j) && mine.parent(j) == theirs.parent(j);
+  if (!same) {
+    return make_error(where, "motion_matching.database: " + mm.database + " was built on " +
+                                 std::to_string(theirs.size()) + " joints that are not " +
+                                 asset.source + "'s " + std::to_string(mine.size()));
+  }
+  return read;
+}
+
+}  // namespace
+
+Result<ScriptMotion> ScriptMotion::create(const Asset& asset, const AnimationScript& script) {
+  const ScriptMotionMatching& mm = *script.motion_matching;
+  Result<std::shared_ptr<const MotionDatabase>> database = database_for(asset, mm, script.where);
+  if (!database) return database.error();
+  MotionMatcherOptions options;
+  options.search_interval = mm.search_interval;
+  Result<MotionMatcher> matcher = MotionMatcher::create(*database, options);
+  if (!matcher) return make_error(script.where, "motion_matching: " + matcher.error().message);
+  ScriptMotion m;
+  m.matcher_.emplace(std::move(*matcher));
+  m.workspace_.emplace(m.clip_set());
+  m.foot_locking_ = mm.foot_locking;
+  m.local_.resize((*database)->skeleton().size());
+  m.yaw_ = m.matcher_->yaw();
+  return m;
+}
+
+void ScriptMotion::apply(const ScriptCommand& c) {
+  const MotionDatabase& db = matcher_->database();
+  if (c.kind == ScriptCommandKind::kStick) {
+    waypoints_.clear();
+    velocity_ = (db.ground_side() * std::sin(c.x) + db.ground_forward() * std::cos(c.x)) * c.value;
+    yaw_ = c.y;
+    return;
+  }
+  waypoints_ = c.points;
+  next_waypoint_ = 0;
+  speed_ = c.value, radius_ = c.duration;
+}
+
+// Toward the next waypoint from where the character stands, at the command's speed, facing
+// where it goes; within the radius, on to the next; after the last, standing still.
+void ScriptMotion::steer() {
+  if (waypoints_.empty()) return;
+  const MotionDatabase& db = matcher_->database();
+  const Vec3 up = db.schema().up;
+  while (next_waypoint_ < waypoints_.size()) {
+    Vec3 to = waypoints_[next_waypoint_] - matcher_->position();
+    to = to - up * dot(to, up);
+    if (length(to) > radius_) {
+      velocity_ = to * (speed_ / length(to));
+      yaw_ = std::atan2(dot(to, db.ground_side()), dot(to, db.ground_forward()));
+      return;
+    }
+    ++next_waypoint_;
+  }
+  velocity_ = {0, 0, 0};
+}
+
+void ScriptMotion::advance(float dt) {
+  if (!(dt > 0)) return;
+  steer();
+  matcher_->set_input(velocity_, yaw_);
+  const MotionMatcherUpdate u = matcher_->update(dt);
+  searched_ = searched_ || u.searched;
+  switched_ = switched_ || u.switched;
+}
+
+Status ScriptMotion::finish(ScriptFrame& frame) {
+  frame.model.resize(local_.size());
+  const bool posed = foot_locking_
+                         ? matcher_->evaluate_planted(*workspace_, local_, frame.model)
+                         : matcher_->evaluate(*workspace_, local_) &&
+                               local_to_model(matcher_->database().skeleton(), local_, frame.model);
+  if (!posed) return make_error("motion matching", "the matcher could not evaluate its pose");
+  const Transform world = matcher_->world();
+  frame.update.root_motion =
+      control_detail::rigid_compose(control_detail::rigid_inverse(last_world_), world);
+  last_world_ = world;
+  Animator& animator = matcher_->animator();
+  frame.players.clear();
+  for (std::size_t i = 0; i < animator.player_count(); ++i) {
+    const PlayerId p = animator.player(i);
+    const PlayerInfo info = animator.info(p);
+    const std::string& clip = clip_set().clip(info.clip).name();
+    frame.players.push_back({p, clip, clip, animator.options().layers[info.layer].name, info});
+  }
+  ScriptFrame::Matching m;
+  m.world = world;
+  m.desired = matcher_->desired().position();
+  m.yaw = matcher_->yaw();
+  m.desired_yaw = matcher_->desired().yaw();
+  m.database_frame = matcher_->current_frame();
+  m.searched = searched_, m.switched = switched_;
+  m.contacts[0] = matcher_->contact(0), m.contacts[1] = matcher_->contact(1);
+  frame.matching = m;
+  searched_ = switched_ = false;
+  return {};
+}
+
+std::string ScriptMotion::clip_of(PlayerId player) {
+  const PlayerInfo info = matcher_->animator().info(player);
+  return info.clip != kNoId ? clip_set().clip(info.clip).name() : "?";
+}
+
+}  // namespace marrow::script_detail
