@@ -194,7 +194,24 @@ void MotionMatcher::switch_to(std::uint32_t frame) {
   ++switches_;
 }
 
+void MotionMatcher::set_searching(bool on) {
+  if (on && !searching_) since_search_ = 1e30f;
+  searching_ = on;
+}
+
+bool MotionMatcher::follow(PlayerId player) {
+  const PlayerInfo info = animator_->info(player);
+  if (!player.valid() || info.clip == kNoId || info.clip >= database_->clip_set().clip_count())
+    return false;
+  player_ = player, clip_ = info.clip;
+  return true;
+}
+
 MotionMatcherUpdate MotionMatcher::update(float dt) {
+  return update(dt, nullptr, nullptr);
+}
+
+MotionMatcherUpdate MotionMatcher::update(float dt, EventCallback callback, void* user) {
   MotionMatcherUpdate result;
   if (!(dt >= 0) || !std::isfinite(dt)) dt = 0;
   spring_.update(input_velocity_, input_yaw_, dt);
@@ -203,7 +220,7 @@ MotionMatcherUpdate MotionMatcher::update(float dt) {
     spring_.set_position(position_ + drift * (max_drift_ / length(drift)));
   since_search_ += dt;
   const bool at_end = !database_->frame(current_frame()).searchable;
-  if (since_search_ >= options_.search_interval || input_changed() || at_end) {
+  if (searching_ && (since_search_ >= options_.search_interval || input_changed() || at_end)) {
     build_query();
     result.match = database_->search(query_, options_.search_mode);
     result.searched = true;
@@ -226,7 +243,7 @@ MotionMatcherUpdate MotionMatcher::update(float dt) {
   for (int foot = 0; foot < 2; ++foot)
     contact_[foot] = std::clamp(contact_[foot] + (planted[foot] ? step : -step), 0.0f, 1.0f);
   const float before = animator_->info(player_).time;
-  animator_->update(dt);
+  result.animation = callback ? animator_->update(dt, callback, user) : animator_->update(dt);
   const float after = animator_->info(player_).time;
   Vec3 p0, p1;
   float yaw0, yaw1;

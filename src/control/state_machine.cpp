@@ -1,5 +1,7 @@
 #include "marrow/control/state_machine.h"
 
+#include "marrow/control/motion_matcher.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -86,10 +88,14 @@ Status StateMachineDefinition::add_state(std::size_t i) {
   }
   if (!std::isfinite(s.speed)) return make_error(at("states", i, "speed"), "is not finite");
   State state;
-  if (s.clip.empty() == s.blend_space.empty()) {
-    return make_error(at("states", i), "needs exactly one of a clip and a blend space");
+  if (int(!s.clip.empty()) + int(!s.blend_space.empty()) + int(s.motion_matching) != 1) {
+    return make_error(at("states", i),
+                      "needs exactly one of a clip, a blend space and motion matching");
   }
-  if (!s.clip.empty()) {
+  if (s.motion_matching) {
+    state.matching = true;
+    uses_motion_matching_ = true;
+  } else if (!s.clip.empty()) {
     Result<ClipId> clip = set_->clip_id(s.clip);
     if (!clip) return make_error(at("states", i, "clip"), clip.error().message);
     if (set_->is_additive(*clip)) {
@@ -186,6 +192,14 @@ Status StateMachineDefinition::add_transition(std::size_t i) {
   tr.condition_count = static_cast<std::uint32_t>(t.conditions.size());
   if (Status s = set_marker(i, tr); !s) return s;
   if (Status s = check_exit(t, i, tr); !s) return s;
+  // The matcher switches by inertialization, and its state has no clip to time an exit by.
+  if (states_[tr.to].matching && t.kind != TransitionKind::kInertialize)
+    return make_error(at("transitions", i, "kind"),
+                      "a motion-matching state is entered by inertialization");
+  if (tr.from != kNoId && states_[tr.from].matching &&
+      (tr.exit != ExitKind::kNone || tr.marker != kNoId))
+    return make_error(at("transitions", i),
+                      "a motion-matching state has no clip to leave at an exit time or marker");
   if (t.kind == TransitionKind::kInertialize) uses_inertialization_ = true;
   transitions_.push_back(tr);
   return {};
@@ -223,6 +237,51 @@ const std::string& StateMachine::current_state_name() const {
 }
 
 Status StateMachine::start(Animator& animator) {
+  if (definition_->uses_motion_matching()) {
+    return make_error("state machine", "has motion-matching states: start it on a MotionMatcher");
+  }
+  if (Status s = check_animator(animator); !s) return s;
+  matcher_ = nullptr;
+  current_ = definition_->initial();
+  Result<PlayerId> player = play_state(animator, current_, 0);
+  if (!player) return player.error();
+  player_ = *player;
+  previous_ = kNoId;
+  transition_left_ = 0;
+  return {};
+}
+
+Status StateMachine::start(MotionMatcher& matcher) {
+  const StateMachineDefinition& def = *definition_;
+  const std::string where = "state machine";
+  Animator& animator = matcher.animator();
+  if (Status s = check_animator(animator); !s) return s;
+  for (std::size_t i = 0; i < def.states().size(); ++i) {
+    if (def.states()[i].blend_space != kNoId)
+      return make_error(where, "states[" + std::to_string(i) +
+                                   "]: a machine run by a motion matcher plays clips, not "
+                                   "blend spaces");
+  }
+  matcher_ = &matcher;
+  current_ = def.initial();
+  previous_ = kNoId;
+  transition_left_ = 0;
+  if (def.states()[current_].matching) {
+    player_ = matcher.player();
+    matcher.set_searching(true);
+    return {};
+  }
+  // An action state first: it replaces what the matcher started with.
+  Result<PlayerId> player = play_state(animator, current_, 0);
+  if (!player) return player.error();
+  animator.stop(matcher.player());
+  player_ = *player;
+  matcher.set_searching(false);
+  (void)matcher.follow(player_);
+  return {};
+}
+
+Status StateMachine::check_animator(const Animator& animator) const {
   const StateMachineDefinition& def = *definition_;
   const StateMachineDesc& desc = def.desc();
   const AnimatorOptions& options = animator.options();
@@ -249,12 +308,6 @@ Status StateMachine::start(Animator& animator) {
                       "has transitions at sync markers; create the animator with "
                       "AnimatorOptions::marker_events");
   }
-  current_ = def.initial();
-  Result<PlayerId> player = play_state(animator, current_, 0);
-  if (!player) return player.error();
-  player_ = *player;
-  previous_ = kNoId;
-  transition_left_ = 0;
   return {};
 }
 
@@ -323,6 +376,10 @@ bool StateMachine::conditions_hold(const StateMachineDefinition::Transition& t) 
 }
 
 float StateMachine::progress(const Animator& animator, float* clip_duration) const {
+  if (definition_->states()[current_].matching) {  // no clip of its own: no exit time is reached
+    *clip_duration = 0;
+    return 0;
+  }
   const PlayerInfo info = animator.info(player_);
   *clip_duration = info.duration;
   if (!(info.duration > 0)) return std::numeric_limits<float>::infinity();  // over at once
@@ -413,18 +470,31 @@ Result<PlayerId> StateMachine::play_state(Animator& animator, std::uint32_t stat
 bool StateMachine::fire(Animator& animator, std::uint32_t index, float start_offset) {
   const StateMachineDefinition::Transition& t = definition_->transitions()[index];
   const TransitionDesc& desc = definition_->desc().transitions[index];
-  Result<PlayerId> next = play_state(animator, t.to, start_offset);
-  if (!next) {
-    ++failed_;
-    return false;
-  }
+  const bool to_matching = definition_->states()[t.to].matching;
   const bool timed = desc.duration > 0;
-  if (!timed) {
-    animator.stop(player_);
-  } else if (desc.kind == TransitionKind::kInertialize) {
-    (void)animator.inertialize(player_, *next, desc.duration);
+  PlayerId next = player_;
+  if (to_matching) {
+    // The matcher takes over from what plays: its next update searches and inertializes from it.
+    (void)matcher_->follow(player_);
+    matcher_->set_searching(true);
   } else {
-    (void)animator.cross_fade(player_, *next, desc.duration, desc.curve);
+    Result<PlayerId> played = play_state(animator, t.to, start_offset);
+    if (!played) {
+      ++failed_;
+      return false;
+    }
+    next = *played;
+    if (!timed) {
+      animator.stop(player_);
+    } else if (desc.kind == TransitionKind::kInertialize) {
+      (void)animator.inertialize(player_, next, desc.duration);
+    } else {
+      (void)animator.cross_fade(player_, next, desc.duration, desc.curve);
+    }
+    if (matcher_) {  // the action's clip moves the character now
+      matcher_->set_searching(false);
+      (void)matcher_->follow(next);
+    }
   }
   // Triggers the transition tested are spent.
   const std::span<const StateMachineDefinition::Condition> all = definition_->conditions();
@@ -432,11 +502,12 @@ bool StateMachine::fire(Animator& animator, std::uint32_t index, float start_off
     const StateMachineDefinition::Condition& c = all[t.first_condition + i];
     if (c.op == CompareOp::kTriggered) values_[c.parameter] = 0;
   }
-  previous_ = desc.kind == TransitionKind::kFade && timed ? current_ : kNoId;
+  const bool fades = desc.kind == TransitionKind::kFade && !to_matching;
+  previous_ = fades && timed ? current_ : kNoId;
   previous_player_ = player_;
   current_ = t.to;
-  player_ = *next;
-  transition_left_ = desc.kind == TransitionKind::kFade ? desc.duration : 0.0f;
+  player_ = next;
+  transition_left_ = fades ? desc.duration : 0.0f;
   return true;
 }
 
@@ -465,6 +536,26 @@ void watch(const AnimationEvent& e, void* user) {
 }  // namespace
 
 UpdateResult StateMachine::update(Animator& animator, float dt, std::span<AnimationEvent> events) {
+  if (matcher_) {  // started on a matcher: update that
+    UpdateResult refused;
+    refused.refused = true;
+    return refused;
+  }
+  return run_update(animator, dt, events);
+}
+
+UpdateResult StateMachine::update(MotionMatcher& matcher, float dt,
+                                  std::span<AnimationEvent> events) {
+  if (matcher_ != &matcher) {  // not started on this matcher
+    UpdateResult refused;
+    refused.refused = true;
+    return refused;
+  }
+  return run_update(matcher.animator(), dt, events);
+}
+
+UpdateResult StateMachine::run_update(Animator& animator, float dt,
+                                      std::span<AnimationEvent> events) {
   const StateMachineDefinition& def = *definition_;
   const ClipSet& set = animator.clip_set();
   const std::span<const StateMachineDefinition::Transition> transitions = def.transitions();
@@ -492,8 +583,10 @@ UpdateResult StateMachine::update(Animator& animator, float dt, std::span<Animat
   w.events = events;
   w.watched = player_;
   const std::uint32_t state_before = current_;
-  UpdateResult result = animator.update(dt, &watch, &w);
+  UpdateResult result =
+      matcher_ ? matcher_->update(dt, &watch, &w).animation : animator.update(dt, &watch, &w);
   result.events_written = w.written;
+  if (def.states()[current_].matching) player_ = matcher_->player();  // it may have switched
   if (result.refused) return result;
   const float step = !(dt >= 0) ? 0.0f : std::min(dt, kMaxDeltaTime);
   if (transition_left_ > 0) {

@@ -151,6 +151,12 @@ TEST(MotionMatchingDocs, TheDocsBlocksCompileAndDoWhatTheySay) {
     EXPECT_EQ(b.distance, a.distance);
   }
   fs::remove_all(scratch);
+
+#include "motion_matching_machine.inc"
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  EXPECT_EQ(machine.current_state_name(), "jump");
+  EXPECT_FALSE(mover.searching());
+  EXPECT_EQ(mover.animator().info(mover.player()).clip, moves->clip_set().find_clip("002_04"));
 }
 
 }  // namespace

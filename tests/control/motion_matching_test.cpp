@@ -16,6 +16,7 @@
 #include "marrow/clip/sampling.h"
 #include "marrow/control/motion_course.h"
 #include "marrow/control/motion_matcher.h"
+#include "marrow/control/state_machine.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/retarget_asset.h"
 #include "marrow/retarget/mirror.h"
@@ -328,6 +329,101 @@ TEST(MotionMatcher, PerFrameCallsAllocateNothingAndMoveTheCharacterByItsClip) {
   EXPECT_NEAR(matcher->position().z, 0, 0.05f);
   EXPECT_NEAR(matcher->yaw(), kPi / 2, 1e-3f);
   EXPECT_GT(matcher->searches(), 5u);
+}
+
+// Locomotion by matching, actions by states: a machine whose "move" state is the matcher and
+// whose "hop" state plays a clip of the database that no search may land in.
+TEST(MotionMatcher, RunsAsAStateMachinesLocomotionStateBesideActionStates) {
+  const Skeleton skeleton = walker_skeleton();
+  const Clip ahead = walker_clip("ahead", 3, {0, 0, 0}, {0, 0, 3}, 0);
+  const Clip turned = walker_clip("turned", 3, {0, 0, 0}, {3, 0, 0}, kPi / 2);
+  // The hop: half a unit forward in a second, excluded from the search whole.
+  const Clip hop = walker_clip("hop", 1, {0, 0, 0}, {0, 0, 0.5f}, 0);
+  const std::vector<MotionClipDesc> clips = {{&ahead}, {&turned}, {&hop, {{0, 1}}}};
+  std::shared_ptr<const MotionDatabase> db =
+      MotionDatabase::build(skeleton, clips, walker_schema()).value();
+  StateMachineDesc desc;
+  desc.parameters = {{"jump", ParameterType::kTrigger}};
+  desc.states = {{.name = "move", .motion_matching = true},
+                 {.name = "hop", .clip = "hop", .wrap = WrapMode::kClamp}};
+  TransitionDesc to_hop{"move", "hop", {{"jump", CompareOp::kTriggered}}};
+  to_hop.kind = TransitionKind::kInertialize;
+  to_hop.duration = 0.1f;
+  TransitionDesc back{"hop", "move"};
+  back.exit = ExitKind::kOnFinish;
+  back.kind = TransitionKind::kInertialize;
+  back.duration = 0.2f;
+  desc.transitions = {to_hop, back};
+  Result<std::shared_ptr<const StateMachineDefinition>> def =
+      StateMachineDefinition::create(desc, db->clip_set());
+  ASSERT_TRUE(def.ok()) << def.error().message;
+  Result<MotionMatcher> matcher = MotionMatcher::create(db);
+  ASSERT_TRUE(matcher.ok()) << matcher.error().message;
+  StateMachine machine(*def);
+  EXPECT_FALSE(machine.start(matcher->animator()).ok());  // it needs the matcher
+  ASSERT_TRUE(machine.start(*matcher).ok());
+  EXPECT_EQ(machine.current_state_name(), "move");
+  EXPECT_TRUE(matcher->searching());
+  const ClipId hop_clip = db->clip_set().find_clip("hop").value();
+  const auto step = [&](int frames) {
+    for (int i = 0; i < frames; ++i) {
+      matcher->set_input({0, 0, 1}, 0);
+      const bool moving = machine.current_state_name() == "move";
+      EXPECT_FALSE(machine.update(*matcher, 1.0f / 60).refused);
+      // A search never lands in the hop: once an update in "move" has searched, it is gone.
+      if (moving && machine.current_state_name() == "move") {
+        EXPECT_NE(matcher->animator().info(matcher->player()).clip, hop_clip);
+      }
+    }
+  };
+  step(60);  // walking along +Z by matching
+  EXPECT_GT(matcher->searches(), 5u);
+  EXPECT_EQ(machine.update(matcher->animator(), 0.01f).refused, true);  // started on the matcher
+
+  ASSERT_TRUE(machine.set_trigger("jump"));
+  const std::uint64_t searches = matcher->searches();
+  const float z = matcher->position().z;
+  step(1);
+  EXPECT_EQ(machine.current_state_name(), "hop");
+  EXPECT_FALSE(matcher->searching());
+  EXPECT_EQ(matcher->animator().info(matcher->player()).clip, hop_clip);
+  // Hopping: no search, and the hop's own ground motion moves the character, 0.5 units a second.
+  step(29);
+  EXPECT_EQ(machine.current_state_name(), "hop");
+  EXPECT_EQ(matcher->searches(), searches);
+  EXPECT_NEAR(matcher->position().z - z, 0.25f, 0.03f);
+  // It leaves as the hop ends (its last 0.2 s inertialized into matching), and matching resumes.
+  step(45);
+  EXPECT_EQ(machine.current_state_name(), "move");
+  EXPECT_TRUE(matcher->searching());
+  step(30);
+  EXPECT_GT(matcher->searches(), searches + 2);
+  EXPECT_NE(matcher->animator().info(matcher->player()).clip, hop_clip);
+  EXPECT_EQ(machine.failed_transitions(), 0u);
+
+  // The rules create() holds such machines to.
+  StateMachineDesc faded = desc;
+  faded.transitions[1].kind = TransitionKind::kFade;
+  faded.transitions[1].exit = ExitKind::kNone;
+  Result<std::shared_ptr<const StateMachineDefinition>> bad =
+      StateMachineDefinition::create(faded, db->clip_set());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message,
+            "transitions[1].kind: a motion-matching state is entered by inertialization");
+  StateMachineDesc timed = desc;
+  timed.transitions[0].exit = ExitKind::kNormalized;
+  timed.transitions[0].exit_at = 0.5f;
+  bad = StateMachineDefinition::create(timed, db->clip_set());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message,
+            "transitions[0]: a motion-matching state has no clip to leave at an exit time or "
+            "marker");
+  StateMachineDesc both = desc;
+  both.states[0].clip = "ahead";
+  bad = StateMachineDefinition::create(both, db->clip_set());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message,
+            "states[0]: needs exactly one of a clip, a blend space and motion matching");
 }
 
 TEST(TrajectorySpring, ReachesTheInputAndPredictsItsOwnFuture) {

@@ -78,7 +78,7 @@ TEST(ControlScript, MotionMatchingErrorsNameThePlace) {
                 R"({"motion_matching": {)" + feet +
                 R"(}, "timeline": [{"t": 0, "stick": {"speed": 1}}, {"t": 1, "play": "Walk"}]})"),
             "s.json: timeline[1]: a motion-matching script is steered by \"stick\" and "
-            "\"waypoints\" alone");
+            "\"waypoints\" (and its state machine's parameters)");
   EXPECT_EQ(motion_error_of(R"({"layers": [{"name": "a"}], "motion_matching": {)" + feet + "}}"),
             "s.json: layers: does not go with \"motion_matching\" (the matcher plays the clips)");
   EXPECT_EQ(motion_error_of(R"({"motion_matching": {"database": "d.marrow", )" + feet + "}}"),
@@ -243,6 +243,69 @@ TEST(ControlScriptRun, AMotionMatchingScriptFollowsItsStickAndWalksThroughItsWay
         << runner.error().message;
   }
   fs::remove_all(dir);
+}
+
+// Locomotion by matching, actions by states: the jump (CMU 002_04, "jump, balance") is in the
+// database whole but never searched; a trigger leaves the matching state for it, and it returns
+// to matching as the jump ends.
+TEST(ControlScriptRun, AStateMachineHandsLocomotionToTheMatcherAndActionsToItsStates) {
+  for (const char* take : {"007_01", "002_01", "006_10", "006_11", "002_04"})
+    if (!fs::exists(cmu(take))) GTEST_SKIP() << cmu(take) << " is absent";
+  Result<Asset> asset = load_asset(cmu("007_01"));
+  ASSERT_TRUE(asset.ok()) << asset.error().message;
+  const std::string json = R"({"fps": 30, "duration": 10,
+      "motion_matching": {"files": [")" +
+                           cmu("002_01") + R"(", ")" + cmu("006_10") + R"(", ")" + cmu("006_11") +
+                           R"(", ")" + cmu("002_04") + R"("],
+        "actions": ["002_04"], "root": "CC_Base_Hip", "left_foot": "CC_Base_L_Foot",
+        "right_foot": "CC_Base_R_Foot", "exclude_start": 0.05},
+      "state_machine": {"parameters": [{"name": "jump", "type": "trigger"}],
+        "states": [{"name": "move", "motion_matching": true},
+                   {"name": "jump", "clip": "002_04", "wrap": "clamp"}],
+        "transitions": [{"from": "move", "to": "jump", "when": [{"parameter": "jump",
+                           "op": "triggered"}], "kind": "inertialize", "duration": 0.2},
+                        {"from": "jump", "to": "move", "on_finish": true, "kind": "inertialize",
+                         "duration": 0.3}]},
+      "timeline": [{"t": 0, "stick": {"speed": 130, "direction": 0}},
+                   {"t": 2, "trigger": "jump"},
+                   {"t": 2, "stick": {"speed": 130, "direction": 90}}]})";
+  Result<AnimationScript> script = parse_animation_script(json, "jump.json", "/");
+  ASSERT_TRUE(script.ok()) << script.error().message;
+  Result<ScriptRunner> runner = ScriptRunner::create(*asset, *script);
+  ASSERT_TRUE(runner.ok()) << runner.error().message;
+  ScriptFrame frame;
+  std::vector<std::string> states;
+  std::string clip_in_jump;
+  int searches_in_jump = 0;
+  Vec3 jump_start{}, jump_end{};
+  for (int k = 0; k < runner->frame_count(); ++k) {
+    ASSERT_TRUE(runner->next(frame).ok());
+    if (states.empty() || states.back() != frame.state) states.push_back(frame.state);
+    if (frame.state == "jump") {
+      if (clip_in_jump.empty()) jump_start = frame.matching->world.translation;
+      clip_in_jump = frame.players.back().motion;
+      searches_in_jump += frame.matching->searched;
+      jump_end = frame.matching->world.translation;
+    }
+  }
+  EXPECT_EQ(states, (std::vector<std::string>{"move", "jump", "move"}));
+  EXPECT_EQ(clip_in_jump, "002_04");
+  EXPECT_EQ(searches_in_jump, 0);  // the action plays; the matcher waits
+  // The jump is on the spot; afterwards the stick's +X is followed by matching.
+  EXPECT_LT(std::hypot(jump_end.x - jump_start.x, jump_end.z - jump_start.z), 60);
+  EXPECT_GT(frame.matching->world.translation.x - jump_end.x, 200);
+  EXPECT_LT(facing_degrees_off(frame.matching->yaw, kPi / 2), 25);
+
+  // A matching state entered by a fade is refused, naming the place.
+  std::string faded = json;
+  faded.replace(faded.rfind(R"("kind": "inertialize")"), 21, R"("kind": "fade")");
+  script = parse_animation_script(faded, "jump.json", "/");
+  ASSERT_TRUE(script.ok()) << script.error().message;
+  runner = ScriptRunner::create(*asset, *script);
+  ASSERT_FALSE(runner.ok());
+  EXPECT_EQ(runner.error().message,
+            "jump.json: state_machine.transitions[1].kind: a motion-matching state is entered by "
+            "inertialization");
 }
 
 }  // namespace

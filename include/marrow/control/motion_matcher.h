@@ -87,6 +87,7 @@ struct MotionMatcherUpdate {
   bool searched = false;
   bool switched = false;
   MotionMatch match{};
+  UpdateResult animation{};  ///< the Animator's update
 };
 
 class MotionMatcher {
@@ -105,6 +106,21 @@ class MotionMatcher {
   /// Advances the desired path, searches when due, advances the animation and moves the character
   /// by the animation's own motion.
   MotionMatcherUpdate update(float dt);
+  /// The same, the Animator's events passed to `callback` (as Animator::update's).
+  MotionMatcherUpdate update(float dt, EventCallback callback, void* user);
+
+  /// Whether update() searches (the default). Off, the matcher neither searches nor switches: it
+  /// advances the Animator and moves the character by the clip of the player it follows, which
+  /// another controller (a state machine's action state) plays on animator(). On again, it
+  /// searches at its next update.
+  void set_searching(bool on);
+  bool searching() const { return searching_; }
+  /// Follows `player` of animator() (a clip's player): its clip's ground motion moves the
+  /// character, its frame is current_frame(), and the next switch inertializes from it. False,
+  /// changing nothing, for a player that is not playing a database clip.
+  bool follow(PlayerId player);
+  /// The player followed now.
+  PlayerId player() const { return player_; }
   /// The pose in the character's frame (place it with world()); as Animator::evaluate.
   bool evaluate(AnimatorWorkspace& workspace, std::span<SoaTransform> local);
   bool evaluate(AnimatorWorkspace& workspace, std::span<Transform> local);
@@ -162,6 +178,7 @@ class MotionMatcher {
   bool locked_[2] = {false, false};
   Vec3 lock_world_[2] = {};
   std::uint64_t searches_ = 0, switches_ = 0;
+  bool searching_ = true;
 };
 
 }  // namespace marrow

@@ -53,6 +53,8 @@
 
 namespace marrow {
 
+class MotionMatcher;
+
 enum class ParameterType : std::uint8_t { kFloat, kBool, kTrigger };
 
 struct ParameterDesc {
@@ -94,9 +96,12 @@ enum class ExitKind : std::uint8_t {
 
 struct StateDesc {
   std::string name{};
-  /// Exactly one of these names a clip or a blend space of the clip set.
+  /// Exactly one of these names a clip or a blend space of the clip set, or `motion_matching`
+  /// says that a MotionMatcher finds the motion (the machine then runs on one: StateMachine's
+  /// start and update taking a matcher).
   std::string clip{};
   std::string blend_space{};
+  bool motion_matching = false;
   /// A blend space's parameters: names of float parameters (y only for 2D spaces).
   std::string parameter_x{}, parameter_y{};
   float speed = 1;  ///< time scale
@@ -141,11 +146,13 @@ class StateMachineDefinition {
   std::optional<std::uint32_t> parameter(std::string_view name) const;
   bool uses_inertialization() const { return uses_inertialization_; }
   bool uses_markers() const { return uses_markers_; }
+  bool uses_motion_matching() const { return uses_motion_matching_; }
 
   struct State {
     ClipId clip = kNoId;
     BlendSpaceId blend_space = kNoId;
     std::uint32_t x = kNoId, y = kNoId;  ///< parameters
+    bool matching = false;               ///< a motion-matching state
   };
   struct Condition {
     std::uint32_t parameter = 0;
@@ -183,6 +190,7 @@ class StateMachineDefinition {
   const ClipSet* set_ = nullptr;  ///< the set it was checked against
   bool uses_inertialization_ = false;
   bool uses_markers_ = false;
+  bool uses_motion_matching_ = false;
 };
 
 /// One character's run of a machine: parameter values, the current state and its player.
@@ -195,6 +203,15 @@ class StateMachine {
   /// missing, inertialization or marker events are used but the animator lacks them, the
   /// animator has no free player.
   Status start(Animator& animator);
+  /// A machine with motion-matching states (StateDesc::motion_matching): locomotion by matching,
+  /// actions by states. It runs on the matcher's Animator (the definition checked against the
+  /// database's clip set, so action clips are database clips, excluded from the search); in a
+  /// motion-matching state the matcher searches and switches, in the others it follows the
+  /// state's player and moves the character by its clip. Transitions into a motion-matching state
+  /// inertialize (over the matcher's transition time) and leave it without exit times or markers
+  /// (create() checks both). Errors: start(Animator&)'s, a blend-space state, a layer other than
+  /// 0, a sync group.
+  Status start(MotionMatcher& matcher);
 
   /// Parameters by name or index. False for an unknown one, a type mismatch or a NaN/infinite value
   /// (ignored).
@@ -207,6 +224,12 @@ class StateMachine {
   /// Checks transitions, feeds blend-space parameters, updates the animator by dt and fires
   /// marker transitions. Events go to `events` as in Animator::update.
   UpdateResult update(Animator& animator, float dt, std::span<AnimationEvent> events = {});
+  /// The same on a machine started on `matcher`: the matcher's update (spring, search, switch,
+  /// the character's move) takes the place of the Animator's. Each update refuses
+  /// (UpdateResult::refused), changing nothing, a machine started the other way or on another
+  /// matcher. In a motion-matching state, transitions from "*" with exit times wait for their
+  /// conditions alone.
+  UpdateResult update(MotionMatcher& matcher, float dt, std::span<AnimationEvent> events = {});
 
   std::uint32_t current_state() const { return current_; }
   const std::string& current_state_name() const;
@@ -228,6 +251,8 @@ class StateMachine {
   bool from_current(const StateMachineDefinition::Transition& t) const;
   bool fire(Animator& animator, std::uint32_t transition, float start_offset);
   Result<PlayerId> play_state(Animator& animator, std::uint32_t state, float start_offset);
+  Status check_animator(const Animator& animator) const;
+  UpdateResult run_update(Animator& animator, float dt, std::span<AnimationEvent> events);
 
   std::shared_ptr<const StateMachineDefinition> definition_;
   std::vector<float> values_;
@@ -237,6 +262,7 @@ class StateMachine {
   PlayerId previous_player_;
   float transition_left_ = 0;
   std::uint32_t failed_ = 0;
+  MotionMatcher* matcher_ = nullptr;  ///< a machine started on a matcher
 };
 
 }  // namespace marrow

@@ -21,14 +21,17 @@ namespace marrow {
 struct MotionDatabaseRecipe {
   std::string root, left_foot, right_foot;
   std::vector<std::string> clips{};  ///< the clips to use, by name; empty: every clip
-  float exclude_start = 0;           ///< seconds at each clip's start kept out of the search
-  float trajectory_weight = 4;       ///< the trajectory features' weight
-  float sample_rate = 60;            ///< database frames per second
-  bool mirror = false;               ///< also every clip mirrored left to right
+  /// Clips that play but are never searched, by name (a state machine's actions): in the
+  /// database whole, every frame excluded.
+  std::vector<std::string> actions{};
+  float exclude_start = 0;      ///< seconds at each clip's start kept out of the search
+  float trajectory_weight = 4;  ///< the trajectory features' weight
+  float sample_rate = 60;       ///< database frames per second
+  bool mirror = false;          ///< also every clip mirrored left to right
 };
 
-/// Errors: no asset, an asset without clips, a clip named that no asset has (listing them), the
-/// humanoid match's (mirroring), MotionDatabase::build's.
+/// Errors: no asset, an asset without clips, a clip or action named that no asset has (listing
+/// them), the humanoid match's (mirroring), MotionDatabase::build's.
 Result<std::shared_ptr<const MotionDatabase>> build_motion_database(
     std::span<const Asset* const> assets, const MotionDatabaseRecipe& recipe);
 

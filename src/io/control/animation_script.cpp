@@ -485,11 +485,12 @@ StateMachineDesc read_machine(const ScriptValue& m) {
   const ScriptValue states = m.at("states");
   for (std::size_t i = 0, n = states.array(); i < n; ++i) {
     const ScriptValue s = states.at(i);
-    s.object({"name", "clip", "blend_space", "x", "y", "speed", "wrap", "sync"});
+    s.object({"name", "clip", "blend_space", "motion_matching", "x", "y", "speed", "wrap", "sync"});
     StateDesc desc;
     desc.name = s.at("name").string();
     desc.clip = s.string("clip", "");
     desc.blend_space = s.string("blend_space", "");
+    desc.motion_matching = s.boolean("motion_matching", false);
     desc.parameter_x = s.string("x", "");
     desc.parameter_y = s.string("y", "");
     desc.speed = s.number("speed", 1);
@@ -570,8 +571,8 @@ std::vector<ScriptCue> read_cue_lists(const ScriptValue& v) {
 
 // "motion_matching": a saved database, or the recipe to build one from the file's clips.
 ScriptMotionMatching read_motion_matching(const ScriptValue& m, const std::string& base) {
-  m.object({"database", "files", "root", "left_foot", "right_foot", "clips", "exclude_start",
-            "trajectory_weight", "mirror", "search_interval", "foot_locking"});
+  m.object({"database", "files", "root", "left_foot", "right_foot", "clips", "actions",
+            "exclude_start", "trajectory_weight", "mirror", "search_interval", "foot_locking"});
   ScriptMotionMatching mm;
   // Paths are the script's folder's; a script that is no file takes absolute ones alone.
   const auto beside = [&](const ScriptValue& v) {
@@ -582,8 +583,8 @@ ScriptMotionMatching read_motion_matching(const ScriptValue& m, const std::strin
   };
   if (m.has("database")) {
     mm.database = beside(m.at("database"));
-    for (const char* recipe : {"files", "root", "left_foot", "right_foot", "clips", "exclude_start",
-                               "trajectory_weight", "mirror"}) {
+    for (const char* recipe : {"files", "root", "left_foot", "right_foot", "clips", "actions",
+                               "exclude_start", "trajectory_weight", "mirror"}) {
       if (m.has(recipe)) m.at(recipe).fail("builds a database; a saved \"database\" has its own");
     }
   } else {
@@ -601,6 +602,11 @@ ScriptMotionMatching read_motion_matching(const ScriptValue& m, const std::strin
         mm.recipe.clips.push_back(clips.at(i).string());
       if (mm.recipe.clips.empty()) clips.fail("must name at least one clip (leave it out for all)");
     }
+    if (m.has("actions")) {
+      const ScriptValue actions = m.at("actions");
+      for (std::size_t i = 0, n = actions.array(); i < n; ++i)
+        mm.recipe.actions.push_back(actions.at(i).string());
+    }
     mm.recipe.exclude_start = m.number("exclude_start", 0, 0);
     mm.recipe.trajectory_weight = m.number("trajectory_weight", 4, 0);
     mm.recipe.mirror = m.boolean("mirror", false);
@@ -614,22 +620,24 @@ ScriptMotionMatching read_motion_matching(const ScriptValue& m, const std::strin
 // have no place in it, and the steering commands have none elsewhere.
 void check_motion_matching(const ScriptValue& top, const AnimationScript& s) {
   if (s.motion_matching) {
-    for (const char* animator : {"compile", "max_players", "inertialization", "layers", "masks",
-                                 "sync_groups", "events", "markers", "foot_markers", "blend_spaces",
-                                 "root_motion", "state_machine", "foot_planting"}) {
+    for (const char* animator :
+         {"compile", "max_players", "inertialization", "layers", "masks", "sync_groups", "events",
+          "markers", "foot_markers", "blend_spaces", "root_motion", "foot_planting"}) {
       if (top.has(animator))
         top.at(animator).fail("does not go with \"motion_matching\" (the matcher plays the clips)");
     }
   }
   for (const ScriptCommand& c : s.timeline) {
-    const bool steering =
-        c.kind == ScriptCommandKind::kStick || c.kind == ScriptCommandKind::kWaypoints;
-    if (steering == s.motion_matching.has_value()) continue;
+    using K = ScriptCommandKind;
+    const bool steering = c.kind == K::kStick || c.kind == K::kWaypoints;
+    // A state machine's parameters are set in either kind of script.
+    const bool parameter = c.kind == K::kSetParam || c.kind == K::kSetBool || c.kind == K::kTrigger;
+    if (steering == s.motion_matching.has_value() || (parameter && s.motion_matching)) continue;
     throw ScriptError(s.where + ": " + c.where +
                       (steering ? ": steers a motion matcher: it needs the script's "
                                   "\"motion_matching\""
                                 : ": a motion-matching script is steered by \"stick\" and "
-                                  "\"waypoints\" alone"));
+                                  "\"waypoints\" (and its state machine's parameters)"));
   }
 }
 

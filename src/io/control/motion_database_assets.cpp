@@ -12,24 +12,33 @@ namespace {
 
 constexpr const char* kWhere = "motion database";
 
+// The clips chosen (all, or those named), each clip's start kept out of the search, and the
+// actions in whole but never searched.
 Result<std::vector<MotionClipDesc>> chosen_clips(std::span<const Asset* const> assets,
                                                  const MotionDatabaseRecipe& recipe) {
+  const auto named = [](const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
   std::vector<MotionClipDesc> clips;
   std::string names;
   for (const Asset* a : assets) {
     if (a->clips.empty()) return Error{a->source + ": has no clips"};
     for (const Clip& c : a->clips) {
       names += (names.empty() ? "" : ", ") + c.name();
-      const bool chosen =
-          recipe.clips.empty() ||
-          std::find(recipe.clips.begin(), recipe.clips.end(), c.name()) != recipe.clips.end();
-      if (chosen) clips.push_back({&c, {{0, recipe.exclude_start}}});
+      if (named(recipe.actions, c.name())) {
+        clips.push_back({&c, {{0, c.duration()}}});
+      } else if (recipe.clips.empty() || named(recipe.clips, c.name())) {
+        clips.push_back({&c, {{0, recipe.exclude_start}}});
+      }
     }
   }
-  for (const std::string& name : recipe.clips) {
-    const bool found = std::any_of(clips.begin(), clips.end(),
-                                   [&](const MotionClipDesc& d) { return d.clip->name() == name; });
-    if (!found) return make_error(kWhere, "no clip '" + name + "' (clips: " + names + ")");
+  for (const std::vector<std::string>* list : {&recipe.clips, &recipe.actions}) {
+    for (const std::string& name : *list) {
+      const bool found = std::any_of(clips.begin(), clips.end(), [&](const MotionClipDesc& d) {
+        return d.clip->name() == name;
+      });
+      if (!found) return make_error(kWhere, "no clip '" + name + "' (clips: " + names + ")");
+    }
   }
   return clips;
 }

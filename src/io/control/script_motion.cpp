@@ -47,6 +47,22 @@ Result<std::shared_ptr<const MotionDatabase>> database_for(const Asset& asset,
 
 }  // namespace
 
+Status set_machine_parameter(StateMachine* machine, const ScriptCommand& c,
+                             const std::string& where) {
+  if (!machine) return make_error(where, "the script has no state machine");
+  switch (c.kind) {
+    case ScriptCommandKind::kSetParam:
+      if (machine->set_float(c.name, c.value)) return {};
+      return make_error(where, "the state machine has no float parameter '" + c.name + "'");
+    case ScriptCommandKind::kSetBool:
+      if (machine->set_bool(c.name, c.flag)) return {};
+      return make_error(where, "the state machine has no bool parameter '" + c.name + "'");
+    default:
+      if (machine->set_trigger(c.name)) return {};
+      return make_error(where, "the state machine has no trigger '" + c.name + "'");
+  }
+}
+
 Result<ScriptMotion> ScriptMotion::create(const Asset& asset, const AnimationScript& script) {
   const ScriptMotionMatching& mm = *script.motion_matching;
   Result<std::shared_ptr<const MotionDatabase>> database = database_for(asset, mm, script.where);
@@ -56,7 +72,16 @@ Result<ScriptMotion> ScriptMotion::create(const Asset& asset, const AnimationScr
   Result<MotionMatcher> matcher = MotionMatcher::create(*database, options);
   if (!matcher) return make_error(script.where, "motion_matching: " + matcher.error().message);
   ScriptMotion m;
-  m.matcher_.emplace(std::move(*matcher));
+  m.matcher_ = std::make_unique<MotionMatcher>(std::move(*matcher));
+  if (script.state_machine) {
+    // Locomotion by matching, actions by states: the machine's clips are the database's.
+    Result<std::shared_ptr<const StateMachineDefinition>> def =
+        StateMachineDefinition::create(*script.state_machine, m.clip_set());
+    if (!def) return make_error(script.where, "state_machine." + def.error().message);
+    m.machine_.emplace(std::move(*def));
+    if (Status s = m.machine_->start(*m.matcher_); !s)
+      return make_error(script.where, "state_machine: " + s.error().message);
+  }
   m.workspace_.emplace(m.clip_set());
   m.foot_locking_ = mm.foot_locking;
   m.local_.resize((*database)->skeleton().size());
@@ -64,17 +89,20 @@ Result<ScriptMotion> ScriptMotion::create(const Asset& asset, const AnimationScr
   return m;
 }
 
-void ScriptMotion::apply(const ScriptCommand& c) {
+Status ScriptMotion::apply(const ScriptCommand& c, const std::string& where) {
   const MotionDatabase& db = matcher_->database();
   if (c.kind == ScriptCommandKind::kStick) {
     waypoints_.clear();
     velocity_ = (db.ground_side() * std::sin(c.x) + db.ground_forward() * std::cos(c.x)) * c.value;
     yaw_ = c.y;
-    return;
+    return {};
   }
+  if (c.kind != ScriptCommandKind::kWaypoints)
+    return set_machine_parameter(machine_ ? &*machine_ : nullptr, c, where);
   waypoints_ = c.points;
   next_waypoint_ = 0;
   speed_ = c.value, radius_ = c.duration;
+  return {};
 }
 
 // Toward the next waypoint from where the character stands, at the command's speed, facing
@@ -100,9 +128,11 @@ void ScriptMotion::advance(float dt) {
   if (!(dt > 0)) return;
   steer();
   matcher_->set_input(velocity_, yaw_);
-  const MotionMatcherUpdate u = matcher_->update(dt);
-  searched_ = searched_ || u.searched;
-  switched_ = switched_ || u.switched;
+  if (machine_) {
+    (void)machine_->update(*matcher_, dt);
+  } else {
+    (void)matcher_->update(dt);
+  }
 }
 
 Status ScriptMotion::finish(ScriptFrame& frame) {
@@ -130,10 +160,12 @@ Status ScriptMotion::finish(ScriptFrame& frame) {
   m.yaw = matcher_->yaw();
   m.desired_yaw = matcher_->desired().yaw();
   m.database_frame = matcher_->current_frame();
-  m.searched = searched_, m.switched = switched_;
+  m.searched = matcher_->searches() > searches_;
+  m.switched = matcher_->switches() > switches_;
   m.contacts[0] = matcher_->contact(0), m.contacts[1] = matcher_->contact(1);
   frame.matching = m;
-  searched_ = switched_ = false;
+  searches_ = matcher_->searches(), switches_ = matcher_->switches();
+  if (machine_) frame.state = machine_->current_state_name();
   return {};
 }
 

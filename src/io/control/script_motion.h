@@ -9,11 +9,17 @@
 
 #include "marrow/base/error.h"
 #include "marrow/control/motion_matcher.h"
+#include "marrow/control/state_machine.h"
 #include "marrow/io/animation_script.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/script_runner.h"
 
 namespace marrow::script_detail {
+
+// "set_param", "set_bool", "trigger" on the script's state machine (none: an error naming
+// `where`).
+Status set_machine_parameter(StateMachine* machine, const ScriptCommand& c,
+                             const std::string& where);
 
 class ScriptMotion {
  public:
@@ -26,8 +32,8 @@ class ScriptMotion {
     return matcher_->database().shared_clip_set();
   }
   // "stick" holds an input until the next steering command; "waypoints" steers toward each
-  // point in turn, then stops.
-  void apply(const ScriptCommand& c);
+  // point in turn, then stops; the state machine's parameters are set as in any script.
+  Status apply(const ScriptCommand& c, const std::string& where);
   // One update of dt seconds, the input steered first.
   void advance(float dt);
   // The frame's pose, players and Matching record; root motion is the move since the last call.
@@ -39,7 +45,10 @@ class ScriptMotion {
   ScriptMotion() = default;
   void steer();
 
-  std::optional<MotionMatcher> matcher_;
+  // The matcher is the machine's locomotion state (StateMachine::start(MotionMatcher&)); kept
+  // on the heap, since the machine holds its address.
+  std::unique_ptr<MotionMatcher> matcher_;
+  std::optional<StateMachine> machine_;
   std::optional<AnimatorWorkspace> workspace_;
   bool foot_locking_ = false;
   std::vector<Transform> local_;
@@ -48,7 +57,7 @@ class ScriptMotion {
   std::vector<Vec3> waypoints_;
   std::size_t next_waypoint_ = 0;
   float speed_ = 0, radius_ = 0;
-  bool searched_ = false, switched_ = false;
+  std::uint64_t searches_ = 0, switches_ = 0;  // the matcher's counts at the frame's start
   Transform last_world_{};
 };
 

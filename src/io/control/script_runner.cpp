@@ -254,10 +254,6 @@ Status ScriptRunner::apply(const ScriptCommand& c) {
     }
     return p;
   };
-  const auto machine = [&]() -> Status {
-    if (!machine_) return make_error(where, "the script has no state machine");
-    return {};
-  };
   switch (c.kind) {
     case K::kPlay:
     case K::kPlayBlendSpace: {
@@ -292,23 +288,9 @@ Status ScriptRunner::apply(const ScriptCommand& c) {
       return {};
     }
     case K::kSetParam:
-      if (Status s = machine(); !s) return s;
-      if (!machine_->set_float(c.name, c.value)) {
-        return make_error(where, "the state machine has no float parameter '" + c.name + "'");
-      }
-      return {};
     case K::kSetBool:
-      if (Status s = machine(); !s) return s;
-      if (!machine_->set_bool(c.name, c.flag)) {
-        return make_error(where, "the state machine has no bool parameter '" + c.name + "'");
-      }
-      return {};
     case K::kTrigger:
-      if (Status s = machine(); !s) return s;
-      if (!machine_->set_trigger(c.name)) {
-        return make_error(where, "the state machine has no trigger '" + c.name + "'");
-      }
-      return {};
+      return script_detail::set_machine_parameter(machine_ ? &*machine_ : nullptr, c, where);
     case K::kSetMorph:
     case K::kFadeMorph:
     case K::kReleaseMorph:
@@ -446,9 +428,9 @@ Status ScriptRunner::next(ScriptFrame& frame) {
     const float at = std::clamp(command.time, now, t);
     if (at > now) step(at - now, now - start);
     now = at;
-    if (motion_) {
-      motion_->apply(command);
-    } else if (Status s = apply(command); !s) {
+    if (Status s = motion_ ? motion_->apply(command, script_.where + ": " + command.where)
+                           : apply(command);
+        !s) {
       return s;
     }
     ++next_command_;
