@@ -1,5 +1,5 @@
 // The database's search: a tree of bounding boxes over the searchable frames (split at the median
-// of the widest float, leaves of 16 frames), searched depth first, nearer box first,
+// of the widest float, leaves of 32 frames), searched depth first, nearer box first,
 // pruning every box whose bound cannot beat the best frame so far. The leaves' frames are stored
 // in blocks of 8 for the SIMD distance kernel (match_kernels.h), which brute force runs over
 // every block.
@@ -167,7 +167,7 @@ MotionMatch MotionDatabase::search_tree(const float* query, std::uint32_t leaf_b
     float bound;
   };
   // Depth first: a node pushes at most two children and pops itself, so the stack never holds
-  // more than the tree's depth plus one (median splits: log2 of the frames over 16).
+  // more than the tree's depth plus one (median splits: log2 of the frames over 32).
   Entry stack[128];
   int top = 0;
   stack[top++] = {0, box_bound(0)};
