@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <sstream>
 #include <string>
 
 #include "control/root_motion.h"
@@ -575,9 +576,17 @@ Result<std::shared_ptr<const MotionDatabase>> MotionDatabase::build(
   db->searchable_ = table.searchable;
   db->mean_speed_ = table.speed_sum;
   if (db->searchable_ == 0) {
-    return make_error(kWhere,
-                      "no frame is searchable: every clip is shorter than the longest "
-                      "trajectory horizon, or excluded");
+    // Say how far apart the clips and the horizon are: short loops (in-place game clips) are the
+    // common case, and they need longer takes or shorter horizons.
+    std::size_t longest = 0;
+    for (std::size_t c = 1; c < sampled->clips.size(); ++c)
+      if (sampled->clips[c].duration() > sampled->clips[longest].duration()) longest = c;
+    std::ostringstream why;
+    why << "no frame is searchable: every clip is shorter than the longest trajectory horizon ("
+        << r->max_horizon << " s), or excluded; the longest clip, '"
+        << sampled->clips[longest].name() << "', lasts " << sampled->clips[longest].duration()
+        << " s";
+    return make_error(kWhere, why.str());
   }
   db->mean_speed_ /= static_cast<float>(db->searchable_);
   Result<std::shared_ptr<const ClipSet>> built = set.build();

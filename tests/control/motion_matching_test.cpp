@@ -206,6 +206,10 @@ TEST(MotionDatabase, BadInputIsRefusedWithItsName) {
   const std::vector<MotionClipDesc> brief_clips = {{&brief}};
   EXPECT_NE(error_of(walker_schema(), brief_clips).find("no frame is searchable"),
             std::string::npos);
+  EXPECT_NE(error_of(walker_schema(), brief_clips)
+                .find("horizon (1 s), or excluded; the longest clip, 'brief', lasts 0.5 s"),
+            std::string::npos)
+      << error_of(walker_schema(), brief_clips);
   // Excluded entirely.
   const std::vector<MotionClipDesc> excluded = {{&ahead, {{0, 3}}}};
   EXPECT_NE(error_of(walker_schema(), excluded).find("no frame is searchable"), std::string::npos);
