@@ -13,13 +13,17 @@
 
 #include "marrow/io/animation_script.h"
 #include "marrow/io/motion_database_archive.h"
+#include "marrow/io/motion_database_assets.h"
 #include "marrow/io/script_runner.h"
+#include "motion_fixtures.h"
 
 namespace marrow::test {
 namespace {
 
 namespace fs = std::filesystem;
 constexpr float kPi = std::numbers::pi_v<float>;
+using marrow::test::walker_clip;
+using marrow::test::walker_skeleton;
 
 std::string motion_error_of(std::string_view json) {
   Result<AnimationScript> s = parse_animation_script(json, "s.json", "/scripts");
@@ -108,6 +112,44 @@ TEST(ControlScript, MotionMatchingErrorsNameThePlace) {
   EXPECT_TRUE(parse_animation_script(
                   R"({"motion_matching": {"files": ["/takes/a.bvh"], )" + feet + "}}", "s.json")
                   .ok());  // an absolute one is fine
+}
+
+// The clips' events reach a motion-matching script's frames as an Animator script's do: the
+// walker's forward walk has a "step" every tenth of a second, and walking forward plays it (the
+// matcher may jump about inside the walk, whose frames all look alike, but every 0.1 s it plays
+// crosses a step).
+TEST(ControlScriptRun, AMotionMatchingScriptReportsTheClipsEvents) {
+  Asset asset;
+  asset.source = "walker";
+  asset.skeleton = walker_skeleton();
+  std::vector<float> steps_at;
+  for (int k = 1; k < 30; ++k) steps_at.push_back(0.1f * static_cast<float>(k) - 0.05f);
+  asset.clips.push_back(walker_clip("ahead", 3, {0, 0, 0}, {0, 0, 3}, 0, 0, steps_at));
+  asset.clips.push_back(walker_clip("spin", 3, {0, 0, 0}, {0, 0, 0}, 0, 1));
+  Result<AnimationScript> script = parse_animation_script(R"({"fps": 30, "duration": 3,
+      "motion_matching": {"root": "hips", "left_foot": "left", "right_foot": "right"},
+      "timeline": [{"t": 0, "stick": {"speed": 1, "direction": 0}}]})",
+                                                          "steps.json");
+  ASSERT_TRUE(script.ok()) << script.error().message;
+  Result<ScriptRunner> runner = ScriptRunner::create(asset, *script);
+  ASSERT_TRUE(runner.ok()) << runner.error().message;
+  ScriptFrame frame;
+  int steps = 0;
+  for (int k = 0; k < runner->frame_count(); ++k) {
+    ASSERT_TRUE(runner->next(frame).ok());
+    EXPECT_EQ(frame.update.events_written, frame.events.size());
+    for (const AnimationEvent& e : frame.events) {
+      if (e.type != EventType::kClipEvent) continue;
+      EXPECT_EQ(e.name, "step");
+      EXPECT_EQ(runner->name_of(e.player), "ahead");  // only the walk has steps
+      EXPECT_GE(e.time, 0);                           // inside the frame's update
+      EXPECT_LE(e.time, 1.0f / 30 + 1e-5f);
+      ++steps;
+    }
+  }
+  // 3 s of walking at one step per 0.1 s of clip time played: about 30 (fewer where a switch
+  // jumps back over one).
+  EXPECT_GE(steps, 15);
 }
 
 // Five CMU takes on Character Creator's rig: walks, a jog, and dribbling with 90-degree turns.

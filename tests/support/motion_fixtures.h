@@ -28,10 +28,12 @@ inline Skeleton walker_skeleton() {
 }
 
 // The root moves linearly from `from` to `to` over `duration` seconds, turned by `yaw` about +Y,
-// and turning at `turn_rate` radians per second on top (sampled every 1/30 s).
+// and turning at `turn_rate` radians per second on top (sampled every 1/30 s); an event "step" at
+// each of `steps` (seconds).
 inline Clip walker_clip(const std::string& name, float duration, Vec3 from, Vec3 to, float yaw,
-                        float turn_rate = 0) {
+                        float turn_rate = 0, const std::vector<float>& steps = {}) {
   ClipBuilder b(name);
+  for (float t : steps) b.add_event(t, "step");
   std::vector<float> times, translations, rotations;
   const int keys = static_cast<int>(std::lround(duration * 30)) + 1;
   for (int k = 0; k < keys; ++k) {

@@ -124,15 +124,29 @@ void ScriptMotion::steer() {
   velocity_ = {0, 0, 0};
 }
 
-void ScriptMotion::advance(float dt) {
-  if (!(dt > 0)) return;
+namespace {
+
+struct EventSink {
+  std::span<AnimationEvent> events;
+  std::size_t written = 0;
+};
+
+void collect(const AnimationEvent& e, void* user) {
+  EventSink& sink = *static_cast<EventSink*>(user);
+  if (sink.written < sink.events.size()) sink.events[sink.written++] = e;
+}
+
+}  // namespace
+
+UpdateResult ScriptMotion::advance(float dt, std::span<AnimationEvent> events) {
+  if (!(dt > 0)) return {};
   steer();
   matcher_->set_input(velocity_, yaw_);
-  if (machine_) {
-    (void)machine_->update(*matcher_, dt);
-  } else {
-    (void)matcher_->update(dt);
-  }
+  if (machine_) return machine_->update(*matcher_, dt, events);
+  EventSink sink{events};
+  UpdateResult r = matcher_->update(dt, &collect, &sink).animation;
+  r.events_written = sink.written;
+  return r;
 }
 
 Status ScriptMotion::finish(ScriptFrame& frame) {

@@ -34,8 +34,9 @@ class ScriptMotion {
   // "stick" holds an input until the next steering command; "waypoints" steers toward each
   // point in turn, then stops; the state machine's parameters are set as in any script.
   Status apply(const ScriptCommand& c, const std::string& where);
-  // One update of dt seconds, the input steered first.
-  void advance(float dt);
+  // One update of dt seconds, the input steered first; the clips' events go to `events` (as many
+  // as fit), as Animator::update gives them.
+  UpdateResult advance(float dt, std::span<AnimationEvent> events);
   // The frame's pose, players and Matching record; root motion is the move since the last call.
   Status finish(ScriptFrame& frame);
   // The clip a player of the matcher plays.

@@ -361,10 +361,14 @@ std::string ScriptRunner::name_of(PlayerId player) const {
 }
 
 void ScriptRunner::advance(float dt, float offset, ScriptFrame& frame) {
-  edits_->advance(dt);
   scratch_.resize(256);
-  const UpdateResult r =
-      machine_ ? machine_->update(*animator_, dt, scratch_) : animator_->update(dt, scratch_);
+  UpdateResult r;
+  if (motion_) {
+    r = motion_->advance(dt, scratch_);
+  } else {
+    edits_->advance(dt);
+    r = machine_ ? machine_->update(*animator_, dt, scratch_) : animator_->update(dt, scratch_);
+  }
   for (std::size_t i = 0; i < r.events_written; ++i) {
     AnimationEvent e = scratch_[i];
     e.time += offset;  // from the start of the frame's update
@@ -414,13 +418,7 @@ Status ScriptRunner::next(ScriptFrame& frame) {
   frame.update = UpdateResult{};
   // Commands act at their own time: the update is cut there, so what plays does not depend on
   // the frame rate.
-  const auto step = [&](float dt, float offset) {
-    if (motion_) {
-      motion_->advance(dt);
-    } else {
-      advance(dt, offset, frame);
-    }
-  };
+  const auto step = [&](float dt, float offset) { advance(dt, offset, frame); };
   float now = start;
   while (next_command_ < script_.timeline.size() &&
          script_.timeline[next_command_].time <= t + 1e-6f) {
