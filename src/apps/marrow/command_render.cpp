@@ -245,8 +245,10 @@ class FramePoses {
   }
 
  public:
-  // Steps a script to its last frame (recording its paths); the next get() starts it again.
+  // Steps a motion-matching script to its last frame (recording its paths); the next get()
+  // starts it again. Other scripts have no paths and are not stepped.
   Status run_to_end() {
+    if (!script_.motion_matching) return {};
     while (runner_ && next_ < runner_->frame_count()) {
       if (Status s = step(); !s) return s;
     }
