@@ -12,10 +12,12 @@
 #include "marrow/pose/local_to_model.h"
 #include "marrow/pose/mask.h"
 
+#include "shared_asset.h"
+
 namespace {
 
 struct Stack {
-  marrow::Asset asset;
+  const marrow::Asset* asset = nullptr;
   std::vector<const marrow::Clip*> clips;  // idle, walk, run, tpose (override), additive
   marrow::Clip additive;
   std::vector<float> arm_mask;
@@ -23,11 +25,12 @@ struct Stack {
 
 const Stack* stack() {
   static std::unique_ptr<Stack> s = []() -> std::unique_ptr<Stack> {
-    auto loaded = marrow::load_asset(std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb");
-    if (!loaded) return nullptr;
+    std::string why;
+    const marrow::Asset* soldier = marrow::test::shared_asset("gltf/Soldier.glb", why);
+    if (!soldier) return nullptr;
     auto s = std::make_unique<Stack>();
-    s->asset = std::move(loaded).value();
-    const auto& a = s->asset;
+    s->asset = soldier;
+    const auto& a = *s->asset;
     const marrow::Clip& run = a.clips[*a.find_clip("Run")];
     auto reference = marrow::sample_reference_pose(a.skeleton, run, 0.0f);
     auto additive = marrow::make_additive_clip(run, a.skeleton, *reference);
@@ -50,7 +53,7 @@ void BM_SoldierBlendStack(benchmark::State& state) {
     state.SkipWithError("Soldier.glb is absent from ../shared/assets/gltf");
     return;
   }
-  const marrow::Skeleton& skeleton = s->asset.skeleton;
+  const marrow::Skeleton& skeleton = s->asset->skeleton;
   const std::size_t n = skeleton.size();
   std::vector<std::vector<marrow::Transform>> poses(5, std::vector<marrow::Transform>(n));
   std::vector<marrow::SamplingCursor> cursors(5);

@@ -27,6 +27,8 @@
 #include "marrow/pose/local_to_model.h"
 #include "marrow/pose/soa_blend.h"
 
+#include "shared_asset.h"
+
 namespace {
 
 using namespace marrow;
@@ -35,21 +37,21 @@ constexpr std::size_t kCharacters = 100;
 constexpr float kFrame = 1.0f / 60.0f;
 
 struct Soldier {
-  Asset asset;
+  const Asset* asset = nullptr;
   std::vector<CompiledClip> compiled;  // Idle, Walk, Run
   std::vector<const Clip*> exact;
 };
 
 const Soldier* soldier() {
   static std::unique_ptr<Soldier> s = []() -> std::unique_ptr<Soldier> {
-    auto loaded = load_asset(std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb");
-    if (!loaded) return nullptr;
+    std::string why;
     auto s = std::make_unique<Soldier>();
-    s->asset = std::move(loaded).value();
+    s->asset = test::shared_asset("gltf/Soldier.glb", why);
+    if (!s->asset) return nullptr;
     for (const char* name : {"Idle", "Walk", "Run"}) {
-      const Clip& clip = s->asset.clips[*s->asset.find_clip(name)];
+      const Clip& clip = s->asset->clips[*s->asset->find_clip(name)];
       s->exact.push_back(&clip);
-      s->compiled.push_back(CompiledClip::compile(clip, s->asset.skeleton).value());
+      s->compiled.push_back(CompiledClip::compile(clip, s->asset->skeleton).value());
     }
     return s;
   }();
@@ -102,7 +104,7 @@ void BM_Crowd_Walk(benchmark::State& state) {
   const Soldier* s = soldier();
   if (!s) return state.SkipWithError("Soldier.glb is absent from ../shared/assets/gltf");
   const bool model = state.range(0) != 0;
-  const Skeleton& skeleton = s->asset.skeleton;
+  const Skeleton& skeleton = s->asset->skeleton;
   const std::size_t n = skeleton.size();
   std::uint64_t frame = 0;
   if (state.range(1) < 0) {
@@ -164,7 +166,7 @@ BENCHMARK(BM_Crowd_Walk)->ArgNames({"model", "level"})->ArgsProduct({{0, 1}, {-1
 void BM_Crowd_Blend3(benchmark::State& state) {
   const Soldier* s = soldier();
   if (!s) return state.SkipWithError("Soldier.glb is absent from ../shared/assets/gltf");
-  const Skeleton& skeleton = s->asset.skeleton;
+  const Skeleton& skeleton = s->asset->skeleton;
   const std::size_t n = skeleton.size();
   const float weights[3] = {0.2f, 0.5f, 0.3f};
   std::uint64_t frame = 0;
@@ -252,7 +254,7 @@ void BM_Crowd40k(benchmark::State& state) {
   const Soldier* s = soldier();
   if (!s) return state.SkipWithError("Soldier.glb is absent from ../shared/assets/gltf");
   constexpr std::size_t kCrowd = 40000;
-  const Skeleton& skeleton = s->asset.skeleton;
+  const Skeleton& skeleton = s->asset->skeleton;
   const std::size_t n = skeleton.size(), groups = soa_group_count(n);
   const CompiledClip& walk = s->compiled[1];
   const CompiledClip& run = s->compiled[2];

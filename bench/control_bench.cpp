@@ -23,6 +23,8 @@
 #include "marrow/pose/local_to_model.h"
 #include "thread_pool.h"
 
+#include "shared_asset.h"
+
 namespace {
 
 using namespace marrow;
@@ -32,7 +34,8 @@ constexpr float kFrame = 1.0f / 60.0f;
 
 std::shared_ptr<const ClipSet> soldier_set() {
   static std::shared_ptr<const ClipSet> set = []() -> std::shared_ptr<const ClipSet> {
-    auto asset = load_asset(std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb");
+    std::string why;
+    const Asset* asset = test::shared_asset("gltf/Soldier.glb", why);
     if (!asset) return nullptr;
     ClipSetBuilder builder(asset->skeleton);
     for (const Clip& clip : asset->clips) {

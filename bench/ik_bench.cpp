@@ -15,6 +15,8 @@
 #include "marrow/io/asset.h"
 #include "marrow/pose/local_to_model.h"
 #include "marrow/retarget/retargeter.h"
+#include "retarget_fixtures.h"
+#include "shared_asset.h"
 
 namespace {
 
@@ -136,7 +138,7 @@ BENCHMARK(BM_ChainIk)->Arg(4)->Arg(10)->ArgName("bones");
 // Xbot walking Soldier's Walk, retargeted, planted on a 10 degree slope with its contacts: one
 // FootPlantingJob per character-frame (pelvis, two legs, the pelvis' subtree recomputed).
 struct Walker {
-  Asset soldier, xbot;
+  const Asset* xbot = nullptr;
   Clip walk;
   FootContacts contacts;
   JointIndex hips = 0, thigh[2]{}, shin[2]{}, foot[2]{};
@@ -144,27 +146,18 @@ struct Walker {
 
 const Walker* walker() {
   static std::unique_ptr<Walker> w = []() -> std::unique_ptr<Walker> {
-    const std::string dir = std::string(MARROW_SHARED_DIR) + "/assets/gltf/";
-    Result<Asset> s = load_asset(dir + "Soldier.glb"), x = load_asset(dir + "Xbot.glb");
-    if (!s || !x) return nullptr;
+    std::string why;
+    const Asset* soldier = test::shared_asset("gltf/Soldier.glb", why);
+    const Asset* xbot = test::shared_asset("gltf/Xbot.glb", why);
+    if (!soldier || !xbot) return nullptr;
     auto w = std::make_unique<Walker>();
-    w->soldier = std::move(s).value();
-    w->xbot = std::move(x).value();
-    const Clip& tpose = w->soldier.clips[*w->soldier.find_clip("TPose")];
-    std::vector<Transform> ref(w->soldier.skeleton.rest_pose().begin(),
-                               w->soldier.skeleton.rest_pose().end());
-    SamplingCursor cursor(tpose);
-    (void)sample(tpose, w->soldier.skeleton.rest_pose(), 0, cursor, ref);
-    Result<RetargetMap> map = make_retarget_map(w->soldier.skeleton, w->xbot.skeleton, {}, ref);
-    if (!map) return nullptr;
-    RetargetOptions o;
-    o.source_reference = ref;
-    Result<Retargeter> r = Retargeter::create(w->soldier.skeleton, w->xbot.skeleton, *map, o);
+    w->xbot = xbot;
+    Result<Retargeter> r = test::retargeter_posed_by(*soldier, "TPose", *xbot);
     if (!r) return nullptr;
-    Result<Clip> walk = retarget_clip(*r, w->soldier.clips[*w->soldier.find_clip("Walk")]);
+    Result<Clip> walk = retarget_clip(*r, soldier->clips[*soldier->find_clip("Walk")]);
     if (!walk) return nullptr;
     w->walk = std::move(walk).value();
-    const HumanoidRig& tr = map->target_rig;
+    const HumanoidRig& tr = r->map().target_rig;
     w->hips = tr.joint(HumanoidPart::kHips);
     for (int side = 0; side < 2; ++side) {
       const bool l = side == 0;
@@ -173,7 +166,7 @@ const Walker* walker() {
       w->foot[side] = tr.joint(l ? HumanoidPart::kLeftFoot : HumanoidPart::kRightFoot);
     }
     const FootJoints feet[] = {{w->foot[0], kNoParent}, {w->foot[1], kNoParent}};
-    Result<FootContacts> c = detect_foot_contacts(w->xbot.skeleton, w->walk, feet);
+    Result<FootContacts> c = detect_foot_contacts(w->xbot->skeleton, w->walk, feet);
     if (!c) return nullptr;
     w->contacts = std::move(c).value();
     return w;
@@ -187,7 +180,7 @@ void BM_FootPlanting(benchmark::State& state) {
     state.SkipWithError("Soldier.glb or Xbot.glb is absent from ../shared/assets/gltf");
     return;
   }
-  const Skeleton& s = w->xbot.skeleton;
+  const Skeleton& s = w->xbot->skeleton;
   // 60 frames of the walk, sampled once: the benchmark times the planting alone.
   std::vector<std::vector<Transform>> frames_local;
   std::vector<std::vector<Mat4>> frames_model;

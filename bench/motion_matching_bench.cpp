@@ -21,6 +21,7 @@
 #include <random>
 #include <vector>
 
+#include "cmu_fixtures.h"
 #include "marrow/control/motion_course.h"
 #include "marrow/control/motion_matcher.h"
 #include "marrow/io/asset.h"
@@ -32,7 +33,6 @@ namespace {
 using namespace marrow;
 
 struct Cmu {
-  std::vector<Asset> assets;
   std::shared_ptr<const MotionDatabase> database, tiled;
   std::vector<std::vector<float>> queries;
 };
@@ -65,23 +65,15 @@ std::shared_ptr<const MotionDatabase> tile(const MotionDatabase& db, std::size_t
 
 const Cmu* cmu() {
   static const std::unique_ptr<Cmu> data = []() -> std::unique_ptr<Cmu> {
-    const char* trials[] = {"002_01", "002_02", "002_03", "007_01", "007_02", "007_03", "007_04",
-                            "007_05", "007_06", "007_07", "007_08", "007_09", "007_10", "007_11",
-                            "007_12", "006_01", "006_06", "006_08", "006_10", "006_11"};
     auto c = std::make_unique<Cmu>();
-    for (const char* trial : trials) {
-      Result<Asset> a =
-          load_asset(std::string(MARROW_SHARED_DIR) + "/assets/bvh/cmu_iclone/" + trial + ".bvh");
-      if (!a) return nullptr;
-      c->assets.push_back(std::move(*a));
-    }
-    std::vector<MotionClipDesc> clips;
-    for (const Asset& a : c->assets) clips.push_back({&a.clips[0], {{0, 0.05f}}});
-    MotionSchema schema =
-        MotionSchema::locomotion("CC_Base_Hip", "CC_Base_L_Foot", "CC_Base_R_Foot");
+    std::string why;
+    const std::vector<const Asset*> takes = test::cmu_locomotion_takes(why);
+    if (takes.empty()) return nullptr;
+    const std::vector<MotionClipDesc> clips = test::cmu_locomotion_clips(takes);
+    MotionSchema schema = test::cmu_locomotion_schema();
     schema.compile_clips = true;
     Result<std::shared_ptr<const MotionDatabase>> db =
-        MotionDatabase::build(c->assets[0].skeleton, clips, schema);
+        MotionDatabase::build(takes[0]->skeleton, clips, schema);
     if (!db) return nullptr;
     c->database = *db;
     c->queries = course_queries(c->database);

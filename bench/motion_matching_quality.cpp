@@ -11,38 +11,30 @@
 #include "marrow/control/motion_course.h"
 #include "marrow/io/asset.h"
 
+#include "cmu_fixtures.h"
+
 int main() {
   using namespace marrow;
-  const char* trials[] = {"002_01", "002_02", "002_03", "007_01", "007_02", "007_03", "007_04",
-                          "007_05", "007_06", "007_07", "007_08", "007_09", "007_10", "007_11",
-                          "007_12", "006_01", "006_06", "006_08", "006_10", "006_11"};
-  std::vector<Asset> assets;
-  for (const char* trial : trials) {
-    const std::string path =
-        std::string(MARROW_SHARED_DIR) + "/assets/bvh/cmu_iclone/" + trial + ".bvh";
-    Result<Asset> asset = load_asset(path);
-    if (!asset) {
-      std::fprintf(stderr, "%s\n", asset.error().message.c_str());
-      return 1;
-    }
-    assets.push_back(std::move(*asset));
+  std::string why;
+  const std::vector<const Asset*> takes = test::cmu_locomotion_takes(why);
+  if (takes.empty()) {
+    std::fprintf(stderr, "%s\n", why.c_str());
+    return 1;
   }
-  std::vector<MotionClipDesc> clips;
-  for (const Asset& a : assets) clips.push_back({&a.clips[0], {{0, 0.05f}}});
+  const std::vector<MotionClipDesc> clips = test::cmu_locomotion_clips(takes);
   std::printf(
       "| trajectory weight | search interval (s) | foot locking | position error mean / worst "
       "(cm) | facing error mean / worst (deg) | switches per s | foot slide per contact mean / "
       "worst (cm) | contacts |\n|---|---|---|---|---|---|---|---|\n");
   for (float weight : {1.0f, 2.0f, 4.0f, 8.0f}) {
-    MotionSchema schema =
-        MotionSchema::locomotion("CC_Base_Hip", "CC_Base_L_Foot", "CC_Base_R_Foot");
+    MotionSchema schema = test::cmu_locomotion_schema();
     for (MotionFeatureDesc& f : schema.features) {
       if (f.kind == MotionFeature::kTrajectoryPosition ||
           f.kind == MotionFeature::kTrajectoryDirection)
         f.weight = weight;
     }
     Result<std::shared_ptr<const MotionDatabase>> db =
-        MotionDatabase::build(assets[0].skeleton, clips, schema);
+        MotionDatabase::build(takes[0]->skeleton, clips, schema);
     if (!db) {
       std::fprintf(stderr, "%s\n", db.error().message.c_str());
       return 1;

@@ -9,16 +9,15 @@
 #include "marrow/render/gif.h"
 #include "marrow/render/scene.h"
 
+#include "shared_asset.h"
+
 namespace {
 
 using namespace marrow;
 
 const Asset* soldier() {
-  static std::unique_ptr<Asset> asset = [] {
-    auto loaded = load_asset(std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb");
-    return loaded ? std::make_unique<Asset>(std::move(loaded).value()) : nullptr;
-  }();
-  return asset.get();
+  std::string why;
+  return test::shared_asset("gltf/Soldier.glb", why);
 }
 
 struct SoldierScene {

@@ -9,35 +9,29 @@
 #include "marrow/io/asset.h"
 #include "marrow/retarget/retargeter.h"
 
+#include "retarget_fixtures.h"
+#include "shared_asset.h"
+
 namespace {
 
 using namespace marrow;
 
 struct Pair {
-  Asset soldier, xbot;
+  const Asset* soldier = nullptr;
+  const Asset* xbot = nullptr;
   const Clip* walk = nullptr;
   std::unique_ptr<Retargeter> retargeter;
 };
 
 const Pair* pair() {
   static std::unique_ptr<Pair> p = []() -> std::unique_ptr<Pair> {
-    const std::string dir = std::string(MARROW_SHARED_DIR) + "/assets/gltf/";
-    Result<Asset> s = load_asset(dir + "Soldier.glb"), x = load_asset(dir + "Xbot.glb");
-    if (!s || !x) return nullptr;
+    std::string why;
     auto p = std::make_unique<Pair>();
-    p->soldier = std::move(s).value();
-    p->xbot = std::move(x).value();
-    p->walk = &p->soldier.clips[*p->soldier.find_clip("Walk")];
-    const Clip& tpose = p->soldier.clips[*p->soldier.find_clip("TPose")];
-    std::vector<Transform> ref(p->soldier.skeleton.rest_pose().begin(),
-                               p->soldier.skeleton.rest_pose().end());
-    SamplingCursor cursor(tpose);
-    (void)sample(tpose, p->soldier.skeleton.rest_pose(), 0, cursor, ref);
-    Result<RetargetMap> map = make_retarget_map(p->soldier.skeleton, p->xbot.skeleton, {}, ref);
-    if (!map) return nullptr;
-    RetargetOptions o;
-    o.source_reference = ref;
-    Result<Retargeter> r = Retargeter::create(p->soldier.skeleton, p->xbot.skeleton, *map, o);
+    p->soldier = test::shared_asset("gltf/Soldier.glb", why);
+    p->xbot = test::shared_asset("gltf/Xbot.glb", why);
+    if (!p->soldier || !p->xbot) return nullptr;
+    p->walk = &p->soldier->clips[*p->soldier->find_clip("Walk")];
+    Result<Retargeter> r = test::retargeter_posed_by(*p->soldier, "TPose", *p->xbot);
     if (!r) return nullptr;
     p->retargeter = std::make_unique<Retargeter>(std::move(r).value());
     return p;
@@ -52,7 +46,7 @@ void BM_RetargetFrame(benchmark::State& state) {
     state.SkipWithError("Soldier.glb or Xbot.glb is absent from ../shared/assets/gltf");
     return;
   }
-  const Skeleton& ss = p->soldier.skeleton;
+  const Skeleton& ss = p->soldier->skeleton;
   const bool with_sampling = state.range(0) != 0;
   std::vector<std::vector<Transform>> poses;
   SamplingCursor cursor(*p->walk);
@@ -63,7 +57,7 @@ void BM_RetargetFrame(benchmark::State& state) {
   }
   cursor.rewind();
   RetargetContext context(*p->retargeter);
-  std::vector<Transform> source(ss.size()), target(p->xbot.skeleton.size());
+  std::vector<Transform> source(ss.size()), target(p->xbot->skeleton.size());
   RetargetJob job;
   job.retargeter = p->retargeter.get();
   job.context = &context;

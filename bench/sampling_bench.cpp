@@ -9,15 +9,13 @@
 #include "marrow/io/asset.h"
 #include "marrow/pose/local_to_model.h"
 
+#include "shared_asset.h"
+
 namespace {
 
 const marrow::Asset* soldier() {
-  static std::unique_ptr<marrow::Asset> asset = [] {
-    const std::string path = std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
-    auto loaded = marrow::load_asset(path);
-    return loaded ? std::make_unique<marrow::Asset>(std::move(loaded).value()) : nullptr;
-  }();
-  return asset.get();
+  std::string why;
+  return marrow::test::shared_asset("gltf/Soldier.glb", why);
 }
 
 // One frame of one character: the clip at the next 60 Hz time, then its model-space pose.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "allocation_meter.h"
+#include "cmu_fixtures.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/clip/sampling.h"
 #include "marrow/control/motion_course.h"
@@ -455,31 +456,19 @@ TEST(TrajectorySpring, ReachesTheInputAndPredictsItsOwnFuture) {
 namespace marrow {
 namespace {
 
-// CMU motion capture on Character Creator's rig: walks (subjects 2 and 7, a slow walk among
-// them), a jog, a walk and dribbles with 90-degree turns, backward and sideways dribbles. The
-// first frame of some of these files is a T-pose: the first 0.05 s of each is excluded.
+// The CMU takes of tests/support/cmu_fixtures.h, in a database.
 struct CmuDatabase {
-  std::vector<Asset> assets;
+  std::vector<const Asset*> takes;
   std::shared_ptr<const MotionDatabase> database;
 };
 
 std::optional<CmuDatabase> cmu_database() {
-  const std::string dir = std::string(MARROW_SHARED_DIR) + "/assets/bvh/cmu_iclone/";
-  const char* trials[] = {"002_01", "002_02", "002_03", "007_01", "007_02", "007_03", "007_04",
-                          "007_05", "007_06", "007_07", "007_08", "007_09", "007_10", "007_11",
-                          "007_12", "006_01", "006_06", "006_08", "006_10", "006_11"};
   CmuDatabase cmu;
-  for (const char* trial : trials) {
-    Result<Asset> asset = load_asset(dir + trial + ".bvh");
-    if (!asset) return std::nullopt;
-    cmu.assets.push_back(std::move(*asset));
-  }
-  std::vector<MotionClipDesc> clips;
-  for (const Asset& a : cmu.assets) clips.push_back({&a.clips[0], {{0, 0.05f}}});
-  const MotionSchema schema =
-      MotionSchema::locomotion("CC_Base_Hip", "CC_Base_L_Foot", "CC_Base_R_Foot");
-  Result<std::shared_ptr<const MotionDatabase>> db =
-      MotionDatabase::build(cmu.assets[0].skeleton, clips, schema);
+  std::string why;
+  cmu.takes = test::cmu_locomotion_takes(why);
+  if (cmu.takes.empty()) return std::nullopt;
+  Result<std::shared_ptr<const MotionDatabase>> db = MotionDatabase::build(
+      cmu.takes[0]->skeleton, test::cmu_locomotion_clips(cmu.takes), test::cmu_locomotion_schema());
   EXPECT_TRUE(db.ok()) << db.error().message;
   if (!db) return std::nullopt;
   cmu.database = *db;

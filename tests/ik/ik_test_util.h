@@ -16,7 +16,7 @@
 #include "marrow/math/mat4.h"
 #include "marrow/pose/local_to_model.h"
 
-#include "../common/shared_asset.h"
+#include "../support/shared_asset.h"
 
 namespace marrow::test {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "../common/shared_asset.h"
+#include "../support/shared_asset.h"
 #include "family_rigs.h"
 #include "marrow/clip/sampling.h"
 #include "marrow/io/asset.h"

@@ -8,7 +8,7 @@
 #include <map>
 #include <memory>
 
-#include "../common/shared_asset.h"
+#include "../support/shared_asset.h"
 #include "humanoid_builder.h"
 #include "marrow/io/asset.h"
 

@@ -26,7 +26,7 @@
 #include <map>
 #include <memory>
 
-#include "../common/shared_asset.h"
+#include "../support/shared_asset.h"
 #include "family_rigs.h"
 #include "marrow/clip/sampling.h"
 #include "marrow/ik/foot_contacts.h"

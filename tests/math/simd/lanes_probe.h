@@ -19,6 +19,21 @@ struct InterleaveProbe {
 // Increasing, with gaps, as the skinning kernels' output indices within a group.
 inline constexpr std::uint32_t kScatterIndex[8] = {0, 2, 3, 5, 8, 9, 12, 15};
 
+// The probe's body, written once over a level's lane type and instantiated by each level's file
+// (after that level's lanes header, whose functions it finds by argument-dependent lookup).
+template <class F>
+void probe_interleave(const float* in3, const float* in4, InterleaveProbe& out) {
+  F x, y, z, w;
+  load_interleaved3(in3, x, y, z);
+  x.storeu(out.x3), y.storeu(out.y3), z.storeu(out.z3);
+  store_interleaved3(out.back3, x, y, z);
+  store_scattered3(out.scattered3, kScatterIndex, x, y, z);
+  load_interleaved4(in4, x, y, z, w);
+  x.storeu(out.x), y.storeu(out.y), z.storeu(out.z), w.storeu(out.w);
+  store_interleaved4(out.back4, x, y, z, w);
+  store_scattered4(out.scattered4, kScatterIndex, x, y, z, w);
+}
+
 void probe_interleave_scalar(const float* in3, const float* in4, InterleaveProbe& out);
 #if defined(__x86_64__)
 void probe_interleave_sse2(const float* in3, const float* in4, InterleaveProbe& out);

@@ -1,4 +1,5 @@
-// The shared assets (../shared/assets) the tests read, each loaded once per program.
+// The shared assets (../shared/assets) the tests and benchmarks read, each loaded once per
+// program (from one thread: the cache has no lock).
 #pragma once
 
 #include <filesystem>
