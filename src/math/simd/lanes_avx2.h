@@ -97,39 +97,10 @@ MARROW_LANES_INLINE void affine_mul(const float* a, F b01, F b23, float* out) {
   _mm256_storeu_ps(out, r01);
   _mm256_storeu_ps(out + 8, r23);
 }
-// Copies `count` floats (a multiple of 4) to 16-byte-aligned `to` with non-temporal stores, which
-// write whole lines without reading them first and leave the caches alone; ordered before any
-// later store by the fence, so another thread that synchronizes with this one sees them. The
-// unused F names the level, so that the kernels find this by argument-dependent lookup.
-MARROW_LANES_INLINE void stream_copy(const float* from, float* to, std::size_t count, F /*level*/) {
-  for (std::size_t i = 0; i < count; i += 4) _mm_stream_ps(to + i, _mm_loadu_ps(from + i));
-  _mm_sfence();
-}
-MARROW_LANES_INLINE void transpose8x8(F (&r)[8]) {
-  const __m256 t0 = _mm256_unpacklo_ps(r[0].v, r[1].v), t1 = _mm256_unpackhi_ps(r[0].v, r[1].v);
-  const __m256 t2 = _mm256_unpacklo_ps(r[2].v, r[3].v), t3 = _mm256_unpackhi_ps(r[2].v, r[3].v);
-  const __m256 t4 = _mm256_unpacklo_ps(r[4].v, r[5].v), t5 = _mm256_unpackhi_ps(r[4].v, r[5].v);
-  const __m256 t6 = _mm256_unpacklo_ps(r[6].v, r[7].v), t7 = _mm256_unpackhi_ps(r[6].v, r[7].v);
-  const __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-  const __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-  const __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-  const __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-  r[0].v = _mm256_permute2f128_ps(u0, u4, 0x20);
-  r[1].v = _mm256_permute2f128_ps(u1, u5, 0x20);
-  r[2].v = _mm256_permute2f128_ps(u2, u6, 0x20);
-  r[3].v = _mm256_permute2f128_ps(u3, u7, 0x20);
-  r[4].v = _mm256_permute2f128_ps(u0, u4, 0x31);
-  r[5].v = _mm256_permute2f128_ps(u1, u5, 0x31);
-  r[6].v = _mm256_permute2f128_ps(u2, u6, 0x31);
-  r[7].v = _mm256_permute2f128_ps(u3, u7, 0x31);
-}
 
 // Structure-of-arrays views of interleaved vectors: 8 vectors of 3 floats (x y z x y z ...) or of
 // 4 floats (x y z w x y z w ...), split into one register per component, and back. Each 128-bit
 // half holds four vectors (0-3 low, 4-7 high) and is shuffled as lanes_sse2.h's deinterleave3.
-MARROW_LANES_INLINE __m256 load_halves(const float* lo, const float* hi) {
-  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo)), _mm_loadu_ps(hi), 1);
-}
 MARROW_LANES_INLINE void load_interleaved3(const float* p, F& x, F& y, F& z) {
   const __m256 a = load_halves(p, p + 12), b = load_halves(p + 4, p + 16);
   const __m256 c = load_halves(p + 8, p + 20);
@@ -153,27 +124,6 @@ MARROW_LANES_INLINE void store_interleaved3(float* p, F x, F y, F z) {
   _mm256_storeu_ps(p, _mm256_permute2f128_ps(a, b, 0x20));
   _mm256_storeu_ps(p + 8, _mm256_permute2f128_ps(c, a, 0x30));
   _mm256_storeu_ps(p + 16, _mm256_permute2f128_ps(b, c, 0x31));
-}
-// The 4x4 transpose within each 128-bit half.
-MARROW_LANES_INLINE void transpose4_halves(__m256& a, __m256& b, __m256& c, __m256& d) {
-  const __m256 t0 = _mm256_unpacklo_ps(a, b), t1 = _mm256_unpacklo_ps(c, d);
-  const __m256 t2 = _mm256_unpackhi_ps(a, b), t3 = _mm256_unpackhi_ps(c, d);
-  a = _mm256_shuffle_ps(t0, t1, _MM_SHUFFLE(1, 0, 1, 0));
-  b = _mm256_shuffle_ps(t0, t1, _MM_SHUFFLE(3, 2, 3, 2));
-  c = _mm256_shuffle_ps(t2, t3, _MM_SHUFFLE(1, 0, 1, 0));
-  d = _mm256_shuffle_ps(t2, t3, _MM_SHUFFLE(3, 2, 3, 2));
-}
-MARROW_LANES_INLINE void load_interleaved4(const float* p, F& x, F& y, F& z, F& w) {
-  x.v = load_halves(p, p + 16), y.v = load_halves(p + 4, p + 20);
-  z.v = load_halves(p + 8, p + 24), w.v = load_halves(p + 12, p + 28);
-  transpose4_halves(x.v, y.v, z.v, w.v);
-}
-MARROW_LANES_INLINE void store_interleaved4(float* p, F x, F y, F z, F w) {
-  transpose4_halves(x.v, y.v, z.v, w.v);
-  _mm256_storeu_ps(p, _mm256_permute2f128_ps(x.v, y.v, 0x20));
-  _mm256_storeu_ps(p + 8, _mm256_permute2f128_ps(z.v, w.v, 0x20));
-  _mm256_storeu_ps(p + 16, _mm256_permute2f128_ps(x.v, y.v, 0x31));
-  _mm256_storeu_ps(p + 24, _mm256_permute2f128_ps(z.v, w.v, 0x31));
 }
 
 // Scattered stores: vector i of the 8 (3 or 4 components) to out + 3 * index[i] (or 4 *), and
