@@ -9,6 +9,8 @@ ASAN_DIR := build-asan
 FUZZ_DIR := $(ASAN_DIR)
 TSAN_DIR := build-tsan
 COVERAGE_DIR := build-coverage
+# The WebAssembly module (docs/web.md), built with Debian's emscripten.
+WEB_DIR := build-web
 # The sanitizer, fuzz, ThreadSanitizer and coverage builds use clang (libFuzzer and the sanitizer
 # runtimes come with libclang-rt-14-dev, llvm-profdata and llvm-cov with llvm-14).
 CLANG_CXX := clang++-14
@@ -33,14 +35,16 @@ TIMED := scripts/timed.sh
 DEMO_PACKAGES := build-essential cmake ninja-build pkg-config \
   nlohmann-json3-dev zlib1g-dev libassimp-dev libcli11-dev libstb-dev libjpeg62-turbo-dev \
   libtinyobjloader-dev libeigen3-dev libembree-dev libpugixml-dev
+# What `make web` needs: Debian's emscripten (3.1.6) and the header-only libraries it compiles in.
+WEB_PACKAGES := emscripten nlohmann-json3-dev libtinyobjloader-dev
 # And what the tests, benchmarks, Python module and tools need besides.
 DEB_PACKAGES := $(DEMO_PACKAGES) git libgtest-dev libgmock-dev \
   libbenchmark-dev clang-format ffmpeg \
   python3-dev pybind11-dev python3-numpy python3-pytest mypy \
-  clang-14 libclang-rt-14-dev llvm-14 lld-14 lld doxygen
+  clang-14 libclang-rt-14-dev llvm-14 lld-14 lld doxygen $(WEB_PACKAGES)
 
 .PHONY: check-headers all deps deps-demo configure configure-cli build build-cli test test-release configure-asan test-asan test-tsan fuzz fuzz-build \
-  fuzz-report demo bench soak format format-check clean install docs
+  fuzz-report demo bench soak format format-check clean install docs deps-web web test-web
 
 # `make build` also builds the Python module into build/python: PYTHONPATH=build/python python3
 # then imports marrow (docs/python.md).
@@ -79,10 +83,27 @@ build: configure
 build-cli: configure-cli
 	@$(TIMED) "make build-cli" cmake --build $(BUILD_DIR) -j $(JOBS) --target marrow marrow-import-helper
 
-test: build test-release test-asan
+test: build test-release test-web test-asan
 
 test-release: build
 	@cd $(BUILD_DIR) && ../$(TIMED) "Release tests" ctest --output-on-failure -j $(JOBS)
+
+# The WebAssembly module and its JavaScript interface, in $(WEB_DIR)/web (docs/web.md).
+# Debian's emscripten runs its JavaScript optimizer with Node.js, which finds Debian's acorn
+# package only through NODE_PATH.
+EMSCRIPTEN_ENV := NODE_PATH=/usr/share/nodejs
+deps-web:
+	@scripts/install-deps.sh $(WEB_PACKAGES) $(NODE_PACKAGES)
+
+web: deps-web
+	@$(EMSCRIPTEN_ENV) emcmake cmake -S . -B $(WEB_DIR) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@$(EMSCRIPTEN_ENV) $(TIMED) "make web" cmake --build $(WEB_DIR) -j $(JOBS)
+	@echo "make web: $$(stat -c %s $(WEB_DIR)/web/marrow_wasm.wasm) bytes of WebAssembly in $(WEB_DIR)/web"
+
+# The module in Node.js against the native command line (tests/web): same poses, clips, errors.
+test-web: web build
+	@$(TIMED) "WebAssembly tests" env MARROW_WEB_DIR=$(WEB_DIR)/web \
+	  MARROW_BIN=$(BUILD_DIR)/bin/marrow node --test tests/web/
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the whole test suite and the fuzz targets:
 # clang, the libraries at -O1 (the SIMD kernels at -O0, src/CMakeLists.txt) and instrumented for
@@ -161,4 +182,4 @@ format-check:
 	@git ls-files '*.h' '*.cpp' | xargs clang-format --dry-run -Werror
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(TSAN_DIR) $(COVERAGE_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(TSAN_DIR) $(COVERAGE_DIR) $(WEB_DIR)

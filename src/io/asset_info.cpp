@@ -1,5 +1,6 @@
 // The JSON document of `marrow info --format json` (docs/info_json.md).
 #include "marrow/io/asset_info.h"
+#include "io/common/float_chars.h"
 
 #include "base/enum_names.h"
 
@@ -33,7 +34,7 @@ json joint_name(const Asset& asset, JointIndex joint) {
 json num(float value) {
   if (!std::isfinite(value)) return nullptr;
   char text[32];
-  const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+  const auto end = io::print_shortest(text, text + sizeof text, value).ptr;
   return std::strtod(std::string(text, end).c_str(), nullptr);
 }
 

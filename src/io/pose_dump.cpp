@@ -1,4 +1,5 @@
 #include "marrow/io/pose_dump.h"
+#include "io/common/float_chars.h"
 
 #include <algorithm>
 #include <charconv>
@@ -16,7 +17,7 @@ namespace {
 std::string number(float v) {
   if (v == 0) return "0";  // also folds -0
   char buf[32];
-  auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  auto [ptr, ec] = io::print_shortest(buf, buf + sizeof buf, v);
   return ec == std::errc() ? std::string(buf, ptr) : "0";
 }
 

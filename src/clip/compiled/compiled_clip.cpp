@@ -332,7 +332,9 @@ Result<CompiledClip> CompiledClip::from_data(CompiledClipData d, std::string_vie
   const std::size_t at_frames = place(d.frames.size());
 
   auto shared = std::make_shared<Shared>();
-  shared->block = std::make_unique_for_overwrite<std::byte[]>(block_bytes);
+  // new std::byte[n] leaves the bytes uninitialized, as make_unique_for_overwrite would (which
+  // the WebAssembly build's libc++ lacks); every byte is written below.
+  shared->block.reset(new std::byte[block_bytes]);
   shared->block_bytes = block_bytes;
   std::byte* block = shared->block.get();
   const auto copy = [block]<typename T>(const std::vector<T>& from, std::size_t at) {

@@ -5,9 +5,12 @@
 // skeleton through Skeleton::build, which check the rest (key order, cycles).
 #include "marrow/io/archive.h"
 
+#ifndef MARROW_NO_ZLIB
 #include <zlib.h>
+#endif
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -48,6 +51,7 @@ constexpr std::uint32_t kKnownMeshFlags = kKnownMeshFlagsV1 | kHasMorphTargets;
 // version 3 (no record of where a clip's tick rate came from) still load.
 constexpr std::uint32_t kOldestReadableVersion = 1;
 
+#ifndef MARROW_NO_ZLIB
 std::uint32_t crc32_of(std::span<const std::uint8_t> bytes) {
   uLong crc = ::crc32(0L, Z_NULL, 0);
   const std::uint8_t* p = bytes.data();
@@ -60,6 +64,24 @@ std::uint32_t crc32_of(std::span<const std::uint8_t> bytes) {
   }
   return static_cast<std::uint32_t>(crc);
 }
+#else
+// The WebAssembly build has no zlib (docs/web.md): the same CRC-32 (ISO 3309, the reflected
+// polynomial 0xEDB88320, as zlib and PNG use), a byte at a time.
+std::uint32_t crc32_of(std::span<const std::uint8_t> bytes) {
+  static const auto table = [] {
+    std::array<std::uint32_t, 256> t{};
+    for (std::uint32_t n = 0; n < 256; ++n) {
+      std::uint32_t c = n;
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      t[n] = c;
+    }
+    return t;
+  }();
+  std::uint32_t crc = 0xFFFFFFFFu;
+  for (const std::uint8_t b : bytes) crc = table[(crc ^ b) & 0xFF] ^ (crc >> 8);
+  return crc ^ 0xFFFFFFFFu;
+}
+#endif
 
 // ---------------------------------------------------------------------------------- writing
 

@@ -20,6 +20,7 @@
 #include "common/budget.h"
 #include "common/reader_support.h"
 #include "common/text_lines.h"
+#include "io/common/float_chars.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/io/bvh.h"
 
@@ -52,7 +53,7 @@ NumberStatus parse_float(std::string_view s, float& out) {
   if (s.size() > 1 && s[0] == '+' && s[1] != '-') s.remove_prefix(1);
   double d = 0;
   const char* end = s.data() + s.size();
-  const auto [ptr, ec] = std::from_chars(s.data(), end, d);
+  const auto [ptr, ec] = io::parse_floating(s.data(), end, d);
   if (ptr != end || s.empty()) return NumberStatus::kNotNumber;
   if (ec == std::errc::result_out_of_range) return NumberStatus::kOutOfRange;
   if (ec != std::errc()) return NumberStatus::kNotNumber;
@@ -510,7 +511,7 @@ Motion read_motion(std::string_view text, const Hierarchy& h, const std::string&
     // Parsed as double: 1 / frame_time is kept as the clip's ticks per second.
     std::string_view s = tv;
     if (s.size() > 1 && s[0] == '+' && s[1] != '-') s.remove_prefix(1);
-    const auto [tptr, tec] = std::from_chars(s.data(), s.data() + s.size(), m.frame_time);
+    const auto [tptr, tec] = io::parse_floating(s.data(), s.data() + s.size(), m.frame_time);
     if (tptr != s.data() + s.size() ||
         (tec != std::errc() && tec != std::errc::result_out_of_range)) {
       fail(file, time_line->number, "Frame Time: " + quote(tv) + " is not a number");

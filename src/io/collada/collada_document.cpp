@@ -1,4 +1,5 @@
 #include "collada/collada_document.h"
+#include "io/common/float_chars.h"
 
 #include <algorithm>
 #include <charconv>
@@ -126,7 +127,7 @@ std::vector<float> Document::floats(pugi::xml_node array, bool counted) const {
   std::size_t index = 0;
   for_each_token(text, [&](std::string_view t) {
     float v = 0;
-    const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    const auto [ptr, ec] = io::parse_floating(t.data(), t.data() + t.size(), v);
     if (ec != std::errc() || ptr != t.data() + t.size() || !std::isfinite(v))
       fail(array,
            "value " + std::to_string(index) + " " + io::quote_token(t) + " is not a finite number");

@@ -1,4 +1,5 @@
 #include "md5_lexer.h"
+#include "io/common/float_chars.h"
 
 #include <charconv>
 #include <cmath>
@@ -145,7 +146,7 @@ float Lexer::read_float(const char* what) {
   if (s.size() > 1 && s[0] == '+') s.remove_prefix(1);
   double v = 0;
   const char* end = s.data() + s.size();
-  const auto [ptr, ec] = std::from_chars(s.data(), end, v);
+  const auto [ptr, ec] = io::parse_floating(s.data(), end, v);
   if (t.kind != TokenKind::kWord || s.empty() || ptr != end ||
       (ec != std::errc() && ec != std::errc::result_out_of_range)) {
     fail(t.line, std::string("expected ") + what + " (a number), found " + describe(t));

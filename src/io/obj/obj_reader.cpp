@@ -22,6 +22,7 @@
 #include "common/budget.h"
 #include "common/reader_support.h"
 #include "common/text_lines.h"
+#include "io/common/float_chars.h"
 #include "marrow/io/obj.h"
 
 namespace marrow {
@@ -43,7 +44,7 @@ std::vector<std::string_view> tokens(std::string_view line) {
 // as a float.
 bool parse_number(std::string_view s, double& out) {
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);
-  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  const auto [ptr, ec] = io::parse_floating(s.data(), s.data() + s.size(), out);
   return ec == std::errc() && ptr == s.data() + s.size() &&
          std::fabs(out) <= std::numeric_limits<float>::max();
 }
@@ -230,7 +231,7 @@ bool is_option_number(std::string_view token) {
   if (token.empty() || !(std::isdigit(static_cast<unsigned char>(token[0])) || token[0] == '.'))
     return false;
   double value = 0;
-  const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+  const auto [end, ec] = io::parse_floating(token.data(), token.data() + token.size(), value);
   return ec == std::errc() && end == token.data() + token.size();
 }
 

@@ -22,6 +22,7 @@
 #include "common/budget.h"
 #include "common/reader_support.h"
 #include "common/text_lines.h"
+#include "io/common/float_chars.h"
 #include "marrow/clip/clip_builder.h"
 #include "marrow/io/smd.h"
 
@@ -211,7 +212,7 @@ class Parser {
     if (s.size() > 1 && s[0] == '+') s.remove_prefix(1);
     double v = 0;
     const char* end = s.data() + s.size();
-    const auto [ptr, ec] = std::from_chars(s.data(), end, v);
+    const auto [ptr, ec] = io::parse_floating(s.data(), end, v);
     if (ptr != end || s.empty() || (ec != std::errc() && ec != std::errc::result_out_of_range)) {
       fail(line.number,
            std::string("expected ") + what + " (a number), found " + io::quote_token(w[i]));

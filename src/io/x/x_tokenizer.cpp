@@ -1,4 +1,5 @@
 #include "x_tokenizer.h"
+#include "io/common/float_chars.h"
 
 #include <charconv>
 #include <cmath>
@@ -87,7 +88,7 @@ void classify_word(Token& t) {
     }
   }
   double d = 0;
-  const auto [ptr, ec] = std::from_chars(s.data(), end, d);
+  const auto [ptr, ec] = io::parse_floating(s.data(), end, d);
   if (ptr != end) return;  // "1.#QNAN0", "12abc": a name, which a number slot rejects by name
   if (ec == std::errc::result_out_of_range) {
     d = std::numeric_limits<double>::infinity();
@@ -391,7 +392,7 @@ std::string describe(const Token& token) {
     case TokenKind::kFloat: {
       if (!token.text.empty()) return "the number " + std::string(token.text);
       char buf[32];
-      const auto r = std::to_chars(buf, buf + sizeof buf, token.real);
+      const auto r = io::print_shortest(buf, buf + sizeof buf, token.real);
       return "the number " + std::string(buf, r.ptr);
     }
     case TokenKind::kTemplate:

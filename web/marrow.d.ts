@@ -1,0 +1,54 @@
+// TypeScript declarations of marrow.mjs (docs/web.md).
+
+export class MarrowError extends Error {}
+
+export interface ClipInfo {
+  name: string;
+  duration: number;
+  [key: string]: unknown;
+}
+
+export interface LoadFile {
+  name: string;
+  bytes: Uint8Array | ArrayBuffer;
+}
+
+export interface PlayOptions {
+  weight?: number;
+  loop?: boolean;
+  fadeIn?: number;
+}
+
+export interface Character {
+  play(clip: string | number, options?: PlayOptions): number;
+  stop(player: number): void;
+  setWeight(player: number, weight: number): void;
+  setTimeScale(player: number, scale: number): void;
+  setPaused(player: number, paused: boolean): void;
+  setTime(player: number, seconds: number): void;
+  crossFade(from: number, to: number, seconds: number): void;
+  fadeOut(player: number, seconds: number): void;
+  playerTime(player: number): number;
+  update(dt: number): void;
+  modelMatrices(): Float32Array;
+  palette(skin?: number): Float32Array;
+  delete(): void;
+}
+
+export interface Asset {
+  readonly name: string;
+  /** What `marrow info --format json` prints for the file. */
+  readonly info: Record<string, unknown>;
+  readonly clips: ClipInfo[];
+  readonly notes: string[];
+  readonly jointCount: number;
+  createCharacter(): Character;
+  delete(): void;
+}
+
+export interface Marrow {
+  readonly version: string;
+  load(files: LoadFile[]): Asset;
+}
+
+export function createMarrow(options?: { wasmBinary?: ArrayBuffer | Uint8Array }): Promise<Marrow>;

@@ -1,0 +1,124 @@
+// marrow in JavaScript (docs/web.md): a thin layer over the WebAssembly module's bindings that
+// writes files into the module's file system, turns failures into thrown MarrowErrors and parses
+// what the module reports as JSON.
+import createMarrowModule from './marrow_wasm.mjs';
+
+/** An error from marrow, with the message its command line would print. */
+export class MarrowError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'MarrowError';
+  }
+}
+
+let loads = 0;
+
+class Asset {
+  constructor(module, handle, name) {
+    this.module = module;
+    this.handle = handle;
+    this.name = name;
+    /** What `marrow info --format json` prints: skeleton, clips, meshes, materials, notes. */
+    this.info = JSON.parse(handle.infoJson());
+  }
+  get clips() { return this.info.clips; }
+  get notes() { return this.info.notes ?? []; }
+  get jointCount() { return this.handle.jointCount(); }
+  /** A character playing this asset's clips; call delete() when done with it. */
+  createCharacter() {
+    const handle = this.module.createCharacter(this.handle);
+    if (!handle) throw new MarrowError(this.module.lastError());
+    return new Character(this.module, handle);
+  }
+  delete() { this.handle.delete(); }
+}
+
+class Character {
+  constructor(module, handle) {
+    this.module = module;
+    this.handle = handle;
+  }
+  check(ok) {
+    if (!ok) throw new MarrowError(this.module.lastError());
+  }
+  /** Starts a clip by name or index; returns the player's id. */
+  play(clip, { weight = 1, loop = true, fadeIn = 0 } = {}) {
+    const id = this.handle.play(String(clip), weight, loop, fadeIn);
+    if (id < 0) throw new MarrowError(this.module.lastError());
+    return id;
+  }
+  stop(player) { this.check(this.handle.stop(player)); }
+  setWeight(player, weight) { this.check(this.handle.setWeight(player, weight)); }
+  setTimeScale(player, scale) { this.check(this.handle.setTimeScale(player, scale)); }
+  setPaused(player, paused) { this.check(this.handle.setPaused(player, paused)); }
+  setTime(player, seconds) { this.check(this.handle.setTime(player, seconds)); }
+  crossFade(from, to, seconds) { this.check(this.handle.crossFade(from, to, seconds)); }
+  fadeOut(player, seconds) { this.check(this.handle.fadeOut(player, seconds)); }
+  playerTime(player) { return this.handle.playerTime(player); }
+  /** Advances by dt seconds and evaluates the pose, model matrices and skin palettes. */
+  update(dt) { this.check(this.handle.update(dt)); }
+  /** 16 floats per joint, column-major: a view into WebAssembly memory, valid until the next
+   * update (and invalidated if the module's memory grows: take it again each frame). */
+  modelMatrices() { return this.handle.modelMatrices(); }
+  /** Skin `skin`'s palette, 16 floats per skin joint, as modelMatrices(). */
+  palette(skin = 0) {
+    const view = this.handle.palette(skin);
+    if (view === null) throw new MarrowError(`palette: the asset has no skin ${skin}`);
+    return view;
+  }
+  delete() { this.handle.delete(); }
+}
+
+class Marrow {
+  constructor(module) { this.module = module; }
+  get version() { return this.module.version(); }
+  /**
+   * Loads a file and its companions. `files` is a list of {name, bytes} (bytes: Uint8Array or
+   * ArrayBuffer); the first is the file to read, the rest lie beside it (a .gltf's buffers and
+   * images, .md5anim files beside an .md5mesh).
+   */
+  load(files) {
+    if (!Array.isArray(files) || files.length === 0) {
+      throw new MarrowError('load: expected a list of {name, bytes}, the file to read first');
+    }
+    const FS = this.module.FS;
+    const folder = `/load${++loads}`;
+    FS.mkdir(folder);
+    try {
+      for (const { name, bytes } of files) {
+        const path = `${folder}/${name}`;
+        const parts = name.split('/').slice(0, -1);
+        for (let i = 1; i <= parts.length; ++i) {
+          const dir = `${folder}/${parts.slice(0, i).join('/')}`;
+          if (!FS.analyzePath(dir).exists) FS.mkdir(dir);
+        }
+        FS.writeFile(path, bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
+      }
+      const handle = this.module.load(`${folder}/${files[0].name}`);
+      if (!handle) {
+        throw new MarrowError(this.module.lastError().replaceAll(`${folder}/`, ''));
+      }
+      return new Asset(this.module, handle, files[0].name);
+    } finally {
+      removeTree(FS, folder);
+    }
+  }
+}
+
+function removeTree(FS, path) {
+  for (const entry of FS.readdir(path)) {
+    if (entry === '.' || entry === '..') continue;
+    const child = `${path}/${entry}`;
+    if (FS.isDir(FS.stat(child).mode)) removeTree(FS, child);
+    else FS.unlink(child);
+  }
+  FS.rmdir(path);
+}
+
+/**
+ * Instantiates the module. In a page the .wasm is fetched beside marrow_wasm.mjs; in Node.js pass
+ * its bytes as {wasmBinary} (the loader would fetch a file path by URL).
+ */
+export async function createMarrow(options = {}) {
+  return new Marrow(await createMarrowModule(options));
+}

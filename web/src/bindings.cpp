@@ -1,0 +1,222 @@
+// The JavaScript interface of the WebAssembly build (docs/web.md): an asset loaded from files the
+// page wrote into the module's in-memory file system, and characters that play its clips with
+// marrow's Animator. Calls that can fail return false (or null) and leave the reason in
+// last_error(); web/marrow.mjs turns that into a thrown MarrowError carrying the same message the
+// command line prints. Per-frame results are views into WebAssembly memory, not copies.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "marrow/control/animator.h"
+#include "marrow/control/clip_set.h"
+#include "marrow/io/asset.h"
+#include "marrow/io/asset_info.h"
+#include "marrow/pose/local_to_model.h"
+#include "marrow/skin/morph.h"
+#include "marrow/skin/skinning.h"
+#include "marrow/version.h"
+
+namespace marrow::web {
+namespace {
+
+std::string& last_error_text() {
+  static std::string text;
+  return text;
+}
+
+bool fail(std::string message) {
+  last_error_text() = std::move(message);
+  return false;
+}
+
+}  // namespace
+
+std::string last_error() {
+  return last_error_text();
+}
+
+class Character;
+
+/// A loaded file: its skeleton, clips, meshes, materials and the reader's notes.
+class WebAsset {
+ public:
+  explicit WebAsset(Asset asset) : asset_(std::move(asset)) {}
+
+  /// What `marrow info --format json` prints for the file, notes included.
+  std::string info_json() const { return asset_info_json(asset_); }
+  std::size_t joint_count() const { return asset_.skeleton.size(); }
+  std::size_t clip_count() const { return asset_.clips.size(); }
+  const Asset& asset() const { return asset_; }
+
+  /// The clip set every character of this asset shares, built on first use.
+  std::shared_ptr<const ClipSet> clip_set() {
+    if (set_) return set_;
+    ClipSetBuilder builder(asset_.skeleton);
+    const MorphLayout layout = MorphLayout::build(asset_.meshes);
+    if (layout.weight_count() > 0) {
+      if (Status s = builder.set_morph_layout(layout); !s) return fail(s.error().message), nullptr;
+    }
+    for (const Clip& clip : asset_.clips) {
+      if (Status s = builder.add_clip(clip); !s) return fail(s.error().message), nullptr;
+    }
+    Result<std::shared_ptr<const ClipSet>> set = builder.build();
+    if (!set) return fail(set.error().message), nullptr;
+    set_ = *set;
+    return set_;
+  }
+
+ private:
+  Asset asset_;
+  std::shared_ptr<const ClipSet> set_;
+};
+
+/// Loads `path` from the module's file system (companions beside it: .bin buffers, textures,
+/// .md5anim files). Null on failure, with the reader's error in last_error().
+std::unique_ptr<WebAsset> load(const std::string& path) {
+  Result<Asset> asset = load_asset(path);
+  if (!asset) return fail(asset.error().message), nullptr;
+  return std::make_unique<WebAsset>(std::move(*asset));
+}
+
+/// One animated character: an Animator over the asset's clips, its pose and, per evaluate(), the
+/// joints' model matrices and each skin's palette.
+class Character {
+ public:
+  static std::unique_ptr<Character> create(WebAsset& asset) {
+    std::shared_ptr<const ClipSet> set = asset.clip_set();
+    if (!set) return nullptr;
+    Result<Animator> animator = Animator::create(set);
+    if (!animator) return fail(animator.error().message), nullptr;
+    return std::unique_ptr<Character>(new Character(asset.asset(), std::move(*animator)));
+  }
+
+  /// Starts clip `clip` (name or index); returns the player's id, or -1.
+  double play(const std::string& clip, float weight, bool loop, float fade_in) {
+    Result<ClipId> id = animator_.clip_set().clip_id(clip);
+    if (!id) {
+      const std::optional<std::size_t> index = asset_->find_clip(clip);
+      if (!index) return fail(id.error().message), -1;
+      id = static_cast<ClipId>(*index);
+    }
+    PlayOptions options;
+    options.weight = weight;
+    options.wrap = loop ? WrapMode::kLoop : WrapMode::kClamp;
+    options.fade_in = fade_in;
+    Result<PlayerId> player = animator_.play(*id, options);
+    if (!player) return fail(player.error().message), -1;
+    return player->value;
+  }
+  bool stop(double player) { return check(animator_.stop(id(player)), "stop"); }
+  bool set_weight(double player, float weight) {
+    return check(animator_.set_weight(id(player), weight), "setWeight");
+  }
+  bool set_time_scale(double player, float scale) {
+    return check(animator_.set_time_scale(id(player), scale), "setTimeScale");
+  }
+  bool set_paused(double player, bool paused) {
+    return check(animator_.set_paused(id(player), paused), "setPaused");
+  }
+  bool set_time(double player, float seconds) {
+    return status(animator_.set_time(id(player), seconds));
+  }
+  bool cross_fade(double from, double to, float seconds) {
+    return status(animator_.cross_fade(id(from), id(to), seconds));
+  }
+  bool fade_out(double player, float seconds) {
+    return status(animator_.fade_out(id(player), seconds));
+  }
+  float player_time(double player) const { return animator_.info(id(player)).time; }
+
+  /// Advances every player by dt seconds, then evaluates the pose, the model matrices and the
+  /// skins' palettes.
+  bool update(float dt) {
+    animator_.update(dt);
+    return evaluate();
+  }
+  bool evaluate() {
+    if (!animator_.evaluate(workspace_, local_)) return fail("evaluate: the animator refused");
+    SoaLocalToModelJob job;
+    job.skeleton = &asset_->skeleton;
+    job.local = local_;
+    job.model = model_;
+    if (!job.run()) return fail(job.validate().error().message);
+    for (std::size_t s = 0; s < palettes_.size(); ++s) {
+      if (!compute_skinning_palette(asset_->skins[s], model_, palettes_[s]))
+        return fail("evaluate: skin " + std::to_string(s) + "'s palette was refused");
+    }
+    return true;
+  }
+
+  /// 16 floats per joint, column-major, valid until the next evaluate().
+  emscripten::val model_matrices() const { return floats(model_); }
+  /// 16 floats per joint of skin `skin` (its inverse bind matrices applied).
+  emscripten::val palette(std::size_t skin) const {
+    if (skin >= palettes_.size()) return emscripten::val::null();
+    return floats(palettes_[skin]);
+  }
+
+ private:
+  Character(const Asset& asset, Animator animator)
+      : asset_(&asset), animator_(std::move(animator)) {
+    const ClipSet& set = animator_.clip_set();
+    workspace_.reserve(set, animator_.options().max_players);
+    local_.resize(soa_group_count(set.skeleton().size()));
+    model_.resize(set.skeleton().size());
+    for (const Skin& skin : asset.skins) palettes_.emplace_back(skin.joints.size());
+  }
+  static PlayerId id(double player) { return PlayerId{static_cast<std::uint32_t>(player)}; }
+  static bool check(bool ok, const char* call) {
+    return ok || fail(std::string(call) + ": no such player (stopped, or never started)");
+  }
+  static bool status(const Status& s) { return s || fail(s.error().message); }
+  static emscripten::val floats(const std::vector<Mat4>& m) {
+    return emscripten::val(
+        emscripten::typed_memory_view(m.size() * 16, reinterpret_cast<const float*>(m.data())));
+  }
+
+  const Asset* asset_;  // owned by the WebAsset, which JavaScript keeps while characters live
+  Animator animator_;
+  AnimatorWorkspace workspace_;
+  std::vector<SoaTransform> local_;
+  std::vector<Mat4> model_;
+  std::vector<std::vector<Mat4>> palettes_;
+};
+
+std::unique_ptr<Character> create_character(WebAsset& asset) {
+  return Character::create(asset);
+}
+
+std::string version() {
+  return std::string(kVersion);
+}
+
+EMSCRIPTEN_BINDINGS(marrow) {
+  using namespace emscripten;
+  function("lastError", &last_error);
+  function("version", &version);
+  function("load", &load);
+  function("createCharacter", &create_character);
+  class_<WebAsset>("Asset")
+      .function("infoJson", &WebAsset::info_json)
+      .function("jointCount", &WebAsset::joint_count)
+      .function("clipCount", &WebAsset::clip_count);
+  class_<Character>("Character")
+      .function("play", &Character::play)
+      .function("stop", &Character::stop)
+      .function("setWeight", &Character::set_weight)
+      .function("setTimeScale", &Character::set_time_scale)
+      .function("setPaused", &Character::set_paused)
+      .function("setTime", &Character::set_time)
+      .function("crossFade", &Character::cross_fade)
+      .function("fadeOut", &Character::fade_out)
+      .function("playerTime", &Character::player_time)
+      .function("update", &Character::update)
+      .function("evaluate", &Character::evaluate)
+      .function("modelMatrices", &Character::model_matrices)
+      .function("palette", &Character::palette);
+}
+
+}  // namespace marrow::web
