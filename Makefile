@@ -83,7 +83,7 @@ build: configure
 build-cli: configure-cli
 	@$(TIMED) "make build-cli" cmake --build $(BUILD_DIR) -j $(JOBS) --target marrow marrow-import-helper
 
-test: build test-release test-web test-asan
+test: build test-release test-asan
 
 test-release: build
 	@cd $(BUILD_DIR) && ../$(TIMED) "Release tests" ctest --output-on-failure -j $(JOBS)
@@ -101,6 +101,7 @@ web: deps-web
 	@echo "make web: $$(stat -c %s $(WEB_DIR)/web/marrow_wasm.wasm) bytes of WebAssembly in $(WEB_DIR)/web"
 
 # The module in Node.js against the native command line (tests/web): same poses, clips, errors.
+# A step of .ci/run of its own, beside make test, whose 20-minute budget it would crowd.
 test-web: web build
 	@$(TIMED) "WebAssembly tests" env MARROW_WEB_DIR=$(WEB_DIR)/web \
 	  MARROW_BIN=$(BUILD_DIR)/bin/marrow node --test tests/web/
