@@ -37,14 +37,16 @@ DEMO_PACKAGES := build-essential cmake ninja-build pkg-config \
   libtinyobjloader-dev libeigen3-dev libembree-dev libpugixml-dev
 # What `make web` needs: Debian's emscripten (3.1.6) and the header-only libraries it compiles in.
 WEB_PACKAGES := emscripten nlohmann-json3-dev libtinyobjloader-dev
+# And what its tests run in: Debian's Chromium, headless (no browser is downloaded).
+WEB_TEST_PACKAGES := chromium
 # And what the tests, benchmarks, Python module and tools need besides.
 DEB_PACKAGES := $(DEMO_PACKAGES) git libgtest-dev libgmock-dev \
   libbenchmark-dev clang-format ffmpeg \
   python3-dev pybind11-dev python3-numpy python3-pytest mypy \
-  clang-14 libclang-rt-14-dev llvm-14 lld-14 lld doxygen $(WEB_PACKAGES)
+  clang-14 libclang-rt-14-dev llvm-14 lld-14 lld doxygen $(WEB_PACKAGES) $(WEB_TEST_PACKAGES)
 
 .PHONY: check-headers all deps deps-demo configure configure-cli build build-cli test test-release configure-asan test-asan test-tsan fuzz fuzz-build \
-  fuzz-report demo bench soak format format-check clean install docs deps-web web test-web
+  fuzz-report demo bench soak format format-check clean install docs deps-web web test-web web-serve
 
 # `make build` also builds the Python module into build/python: PYTHONPATH=build/python python3
 # then imports marrow (docs/python.md).
@@ -100,11 +102,18 @@ web: deps-web
 	@$(EMSCRIPTEN_ENV) $(TIMED) "make web" cmake --build $(WEB_DIR) -j $(JOBS)
 	@echo "make web: $$(stat -c %s $(WEB_DIR)/web/marrow_wasm.wasm) bytes of WebAssembly in $(WEB_DIR)/web"
 
-# The module in Node.js against the native command line (tests/web): same poses, clips, errors.
-# A step of .ci/run of its own, beside make test, whose 20-minute budget it would crowd.
+# The module in Node.js and the viewer in headless Chromium, against the native command line
+# (tests/web): same poses, clips, errors; a drawn, moving character. A step of .ci/run of its own,
+# beside make test, whose 20-minute budget it would crowd.
 test-web: web build
+	@scripts/install-deps.sh $(WEB_TEST_PACKAGES)
 	@$(TIMED) "WebAssembly tests" env MARROW_WEB_DIR=$(WEB_DIR)/web \
 	  MARROW_BIN=$(BUILD_DIR)/bin/marrow node --test tests/web/
+
+# The viewer on http://127.0.0.1:8000/ (docs/web.md); nothing is served beyond this machine.
+web-serve: web
+	@echo "marrow viewer: http://127.0.0.1:8000/index.html"
+	@python3 -m http.server --bind 127.0.0.1 --directory $(WEB_DIR)/web 8000
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the whole test suite and the fuzz targets:
 # clang, the libraries at -O1 (the SIMD kernels at -O0, src/CMakeLists.txt) and instrumented for

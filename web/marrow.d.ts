@@ -19,6 +19,20 @@ export interface PlayOptions {
   fadeIn?: number;
 }
 
+export interface MeshArrays {
+  positions: Float32Array;
+  normals: Float32Array;
+  uvs: Float32Array;
+  indices: Uint32Array;
+  /** Four skin-joint indices per vertex, and their weights (the four largest, renormalized). */
+  joints: Uint16Array;
+  weights: Float32Array;
+  skin: number;
+  node: number;
+  material: number;
+  clampedInfluences: number;
+}
+
 export interface Character {
   play(clip: string | number, options?: PlayOptions): number;
   stop(player: number): void;
@@ -42,6 +56,9 @@ export interface Asset {
   readonly clips: ClipInfo[];
   readonly notes: string[];
   readonly jointCount: number;
+  readonly meshCount: number;
+  mesh(index: number): MeshArrays;
+  image(index: number): { name: string; mimeType: string; bytes: Uint8Array | null };
   createCharacter(): Character;
   delete(): void;
 }

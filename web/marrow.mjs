@@ -24,6 +24,27 @@ class Asset {
   get clips() { return this.info.clips; }
   get notes() { return this.info.notes ?? []; }
   get jointCount() { return this.handle.jointCount(); }
+  get meshCount() { return this.info.meshes.length; }
+  /** Mesh `index` laid out for a vertex shader, copied out of WebAssembly memory: positions,
+   * normals, uvs, indices, and per vertex four joints (skin joint indices) and weights; its skin,
+   * node and material indices; clampedInfluences, the vertices that had more than four. */
+  mesh(index) {
+    const m = this.handle.mesh(index);
+    if (m === null) throw new MarrowError(`mesh: the asset has no mesh ${index}`);
+    const copy = (view) => view.slice();
+    return { positions: copy(m.positions), normals: copy(m.normals), uvs: copy(m.uvs),
+             indices: copy(m.indices), joints: copy(m.joints), weights: copy(m.weights),
+             skin: m.skin, node: m.node, material: m.material,
+             clampedInfluences: m.clampedInfluences };
+  }
+  /** Image `index` of the materials, still encoded: {name, mimeType, bytes} (bytes null when the
+   * file could not be read). */
+  image(index) {
+    const image = this.handle.image(index);
+    if (image === null) throw new MarrowError(`image: the asset has no image ${index}`);
+    return { name: image.name, mimeType: image.mimeType,
+             bytes: image.bytes === null ? null : image.bytes.slice() };
+  }
   /** A character playing this asset's clips; call delete() when done with it. */
   createCharacter() {
     const handle = this.module.createCharacter(this.handle);

@@ -6,6 +6,9 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,16 +43,98 @@ std::string last_error() {
 
 class Character;
 
+/// A mesh laid out for a GPU vertex shader: four influences per vertex (the largest, their
+/// weights renormalized), as WebGL's attributes hold them.
+struct GpuMesh {
+  std::vector<float> positions, normals, uvs, weights;
+  std::vector<std::uint16_t> joints;
+  std::vector<std::uint32_t> indices;
+  std::size_t clamped = 0;  ///< vertices that had more than four influences
+};
+
+GpuMesh gpu_mesh(const SkinnedMesh& mesh) {
+  GpuMesh g;
+  const std::size_t n = mesh.vertex_count();
+  g.positions.reserve(n * 3);
+  for (const Vec3& p : mesh.positions) g.positions.insert(g.positions.end(), {p.x, p.y, p.z});
+  for (const Vec3& v : mesh.normals) g.normals.insert(g.normals.end(), {v.x, v.y, v.z});
+  for (const auto& uv : mesh.uvs) g.uvs.insert(g.uvs.end(), {uv[0], uv[1]});
+  g.indices = mesh.indices;
+  if (mesh.influence_offsets.size() != n + 1) return g;
+  g.joints.assign(n * 4, 0);
+  g.weights.assign(n * 4, 0.0f);
+  for (std::size_t v = 0; v < n; ++v) {
+    std::vector<std::pair<float, std::uint16_t>> list;
+    for (std::uint32_t k = mesh.influence_offsets[v]; k < mesh.influence_offsets[v + 1]; ++k)
+      list.emplace_back(mesh.influence_weights[k], mesh.influence_joints[k]);
+    std::sort(list.begin(), list.end(), [](auto a, auto b) { return a.first > b.first; });
+    if (list.size() > 4) ++g.clamped, list.resize(4);
+    float sum = 0;
+    for (const auto& [w, j] : list) sum += w;
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      g.joints[v * 4 + k] = list[k].second;
+      g.weights[v * 4 + k] = sum > 0 ? list[k].first / sum : 0.0f;
+    }
+  }
+  return g;
+}
+
+template <typename T>
+emscripten::val view(const std::vector<T>& v) {
+  return emscripten::val(emscripten::typed_memory_view(v.size(), v.data()));
+}
+
 /// A loaded file: its skeleton, clips, meshes, materials and the reader's notes.
 class WebAsset {
  public:
-  explicit WebAsset(Asset asset) : asset_(std::move(asset)) {}
+  explicit WebAsset(Asset asset) : asset_(std::move(asset)) {
+    for (const SkinnedMesh& mesh : asset_.meshes) meshes_.push_back(gpu_mesh(mesh));
+  }
 
   /// What `marrow info --format json` prints for the file, notes included.
   std::string info_json() const { return asset_info_json(asset_); }
   std::size_t joint_count() const { return asset_.skeleton.size(); }
   std::size_t clip_count() const { return asset_.clips.size(); }
   const Asset& asset() const { return asset_; }
+
+  /// Mesh `i`'s vertex arrays as views (copy them: they live as long as the asset), with its
+  /// skin, node and material indices.
+  emscripten::val mesh(std::size_t i) const {
+    if (i >= meshes_.size()) return emscripten::val::null();
+    const GpuMesh& g = meshes_[i];
+    const SkinnedMesh& m = asset_.meshes[i];
+    emscripten::val out = emscripten::val::object();
+    out.set("positions", view(g.positions));
+    out.set("normals", view(g.normals));
+    out.set("uvs", view(g.uvs));
+    out.set("indices", view(g.indices));
+    out.set("joints", view(g.joints));
+    out.set("weights", view(g.weights));
+    out.set("skin", m.skin);
+    out.set("node", m.node == kNoParent ? -1 : static_cast<int>(m.node));
+    out.set("material", m.material);
+    out.set("clampedInfluences", g.clamped);
+    return out;
+  }
+  /// Image `i`'s encoded bytes (PNG or JPEG) and MIME type; null bytes when it could not be read.
+  emscripten::val image(std::size_t i) const {
+    if (i >= asset_.images.size()) return emscripten::val::null();
+    const MaterialImage& image = asset_.images[i];
+    emscripten::val out = emscripten::val::object();
+    out.set("bytes", image.bytes.empty() ? emscripten::val::null() : view(image.bytes));
+    out.set("mimeType", image.mime_type);
+    out.set("name", image.name);
+    return out;
+  }
+  /// Reads the images that live beside the file into memory, while the file's folder still
+  /// exists in the module's file system (load() removes it afterwards).
+  void keep_image_files() {
+    for (MaterialImage& image : asset_.images) {
+      if (!image.bytes.empty() || image.path.empty()) continue;
+      std::ifstream in(image.path, std::ios::binary);
+      image.bytes.assign(std::istreambuf_iterator<char>(in), {});
+    }
+  }
 
   /// The clip set every character of this asset shares, built on first use.
   std::shared_ptr<const ClipSet> clip_set() {
@@ -70,6 +155,7 @@ class WebAsset {
 
  private:
   Asset asset_;
+  std::vector<GpuMesh> meshes_;
   std::shared_ptr<const ClipSet> set_;
 };
 
@@ -78,7 +164,9 @@ class WebAsset {
 std::unique_ptr<WebAsset> load(const std::string& path) {
   Result<Asset> asset = load_asset(path);
   if (!asset) return fail(asset.error().message), nullptr;
-  return std::make_unique<WebAsset>(std::move(*asset));
+  auto loaded = std::make_unique<WebAsset>(std::move(*asset));
+  loaded->keep_image_files();
+  return loaded;
 }
 
 /// One animated character: an Animator over the asset's clips, its pose and, per evaluate(), the
@@ -202,7 +290,9 @@ EMSCRIPTEN_BINDINGS(marrow) {
   class_<WebAsset>("Asset")
       .function("infoJson", &WebAsset::info_json)
       .function("jointCount", &WebAsset::joint_count)
-      .function("clipCount", &WebAsset::clip_count);
+      .function("clipCount", &WebAsset::clip_count)
+      .function("mesh", &WebAsset::mesh)
+      .function("image", &WebAsset::image);
   class_<Character>("Character")
       .function("play", &Character::play)
       .function("stop", &Character::stop)

@@ -1,0 +1,146 @@
+// The viewer in a real browser: Debian's Chromium, headless, with WebGL 2 from SwiftShader, opens
+// tests/web/browser/viewer_page.html from a server on 127.0.0.1 (nothing else is reachable). The
+// page loads Soldier.glb into the viewer and posts back joint matrices, pixels and messages; here
+// they are held to `marrow pose` (1e-5), to what a drawn character must look like, and to the
+// command line's error text. Skipped, saying why, without Chromium or the asset.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, normalize, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '../..');
+const webDir = resolve(process.env.MARROW_WEB_DIR ?? join(repo, 'build-web/web'));
+const marrowBin = resolve(process.env.MARROW_BIN ?? join(repo, 'build/bin/marrow'));
+const shared = resolve(process.env.MARROW_SHARED_DIR ?? join(repo, '../shared'));
+const chromium = process.env.MARROW_CHROMIUM ?? '/usr/bin/chromium';
+const soldier = join(shared, 'assets/gltf/Soldier.glb');
+
+const types = { '.html': 'text/html', '.mjs': 'text/javascript', '.wasm': 'application/wasm' };
+const roots = { web: webDir, assets: join(shared, 'assets'), test: join(here, 'browser') };
+
+// Serves the module, the assets and the test page; resolves with the page's report.
+function serve() {
+  let deliver;
+  const reported = new Promise((resolve) => { deliver = resolve; });
+  const server = createServer((request, response) => {
+    if (request.method === 'POST' && request.url === '/report') {
+      const chunks = [];
+      request.on('data', (chunk) => chunks.push(chunk));
+      request.on('end', () => {
+        response.end('ok');
+        deliver(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      });
+      return;
+    }
+    const [, root, ...rest] = decodeURIComponent(request.url.split('?')[0]).split('/');
+    const base = roots[root];
+    const path = base && normalize(join(base, ...rest));
+    if (!path || !path.startsWith(base) || !existsSync(path)) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'Content-Type': types[extname(path)] ?? 'application/octet-stream' });
+    response.end(readFileSync(path));
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: server.address().port, reported }));
+  });
+}
+
+function runChromium(url) {
+  const profile = mkdtempSync(join(tmpdir(), 'marrow-chromium-'));
+  return spawn(chromium, [
+    '--headless=new', '--no-sandbox', '--enable-unsafe-swiftshader', '--use-angle=swiftshader',
+    '--no-first-run', '--disable-background-networking', '--disable-component-update',
+    '--disable-sync', '--disable-quic', `--user-data-dir=${profile}`, '--window-size=800,600',
+    url,
+  ], { stdio: 'ignore' });
+}
+
+// Joints' model matrices from the command line, in the asset's joint order (see module_test.mjs).
+function nativePoses(times) {
+  const info = JSON.parse(execFileSync(marrowBin, ['info', soldier, '--format', 'json', '--quiet']));
+  const out = JSON.parse(execFileSync(marrowBin, ['pose', soldier, '--clip', 'Walk', '--times',
+                                                  times.join(','), '--format', 'json', '--quiet']));
+  const jointOfSource = new Map(info.nodes.map((n) => [n.source_index, n.joint_index]));
+  return out.samples.map((sample) => {
+    const matrices = new Array(info.nodes.length * 16);
+    out.nodes.forEach((node, k) => {
+      sample.world[k].forEach((v, i) => { matrices[jointOfSource.get(node.index) * 16 + i] = v; });
+    });
+    return matrices;
+  });
+}
+
+const differing = (a, b) => {
+  let count = 0;
+  for (let i = 0; i < a.length; i += 4) {
+    if (Math.abs(a[i] - b[i]) + Math.abs(a[i + 1] - b[i + 1]) + Math.abs(a[i + 2] - b[i + 2]) > 24)
+      ++count;
+  }
+  return count;
+};
+
+test('the viewer in headless Chromium draws, poses and refuses as the command line does',
+     { timeout: 120000 }, async (t) => {
+  if (!existsSync(chromium)) return t.skip(`${chromium} is absent (make deps installs chromium)`);
+  if (!existsSync(soldier)) return t.skip(`${soldier} is absent (../shared/assets)`);
+  const { server, port, reported } = await serve();
+  const browser = runChromium(`http://127.0.0.1:${port}/test/viewer_page.html`);
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the page sent no report within 90 s')), 90000);
+  });
+  try {
+    const report = await Promise.race([reported, timeout]);
+    assert.equal(report.failure, undefined, report.failure);
+
+    const native = nativePoses(report.times);
+    report.poses.forEach((pose, k) => {
+      const largest = Math.max(...pose.map((v, i) => Math.abs(v - native[k][i])));
+      assert.ok(largest <= 1e-5, `Walk at ${report.times[k]} s: ${largest}`);
+    });
+
+    const { character, ground, later } = report.frames;
+    const pixels = character.length / 4;
+    const drawn = differing(character, ground);
+    assert.ok(drawn > pixels * 0.01, `the character covers ${drawn} of ${pixels} pixels`);
+    let grid = 0;
+    for (let i = 0; i < ground.length; i += 4) {
+      const [r, g, b] = [ground[i], ground[i + 1], ground[i + 2]];
+      if (Math.abs(r - g) < 6 && Math.abs(g - b) < 6 && r < 225 && r > 100) ++grid;
+    }
+    assert.ok(grid > pixels * 0.002, `the ground's grid covers ${grid} pixels`);
+    const moved = differing(character, later);
+    assert.ok(moved > pixels * 0.002, `between 0.25 s and 0.5 s, ${moved} pixels changed`);
+
+    const dir = mkdtempSync(join(tmpdir(), 'marrow-web-'));
+    writeFileSync(join(dir, 'truncated.glb'), readFileSync(soldier).subarray(0, 100000));
+    const cli = spawnSync(marrowBin, ['info', join(dir, 'truncated.glb')], { encoding: 'utf8' });
+    assert.equal(report.truncated, cli.stderr.trim().replace(/^marrow: /, '').replaceAll(`${dir}/`, ''));
+    assert.equal(report.stillShows, 'Soldier.glb');
+    assert.ok(report.reloaded.includes('Walk'));
+    // The page, driven through its file input: the file's summary, its clips, marrow's time per
+    // frame; then the refusal in its notes, with the good file still shown.
+    assert.match(report.page.status, /^Soldier\.glb: \d+ joints, 4 clips, \d+ meshes/);
+    assert.deepEqual(report.page.clips, report.reloaded);
+    assert.match(report.page.timing, /^marrow [0-9.]+ ms per frame/);
+    assert.deepEqual(report.page.errors, [report.truncated]);
+    assert.equal(report.page.statusAfterError, report.page.status);
+    // The last frame (skeleton drawn over the character), for a person to look at.
+    const screenshot = join(dirname(webDir), 'viewer_test.png');
+    writeFileSync(screenshot, Buffer.from(report.screenshot.split(',')[1], 'base64'));
+    t.diagnostic(`screenshot: ${screenshot}`);
+    t.diagnostic(`drop to first drawn frame: ${report.firstFrameMs.toFixed(0)} ms; character ` +
+                 `${drawn} pixels, grid ${grid}, moved ${moved}`);
+  } finally {
+    clearTimeout(timer);
+    browser.kill();
+    server.close();
+  }
+});

@@ -1,0 +1,276 @@
+// The viewer page (docs/web.md): open files by picker or drop (several at once, or a folder, for
+// files with companions), pick a clip, play, pause, scrub, change speed and loop mode, cross-fade
+// to a second clip, see the skeleton with joint names on hover, the reader's notes and errors,
+// and marrow's own time per frame. The page keeps working after a bad file.
+import { createMarrow, MarrowError } from './marrow.mjs';
+import { Renderer, viewProjection } from './renderer.mjs';
+
+export class Viewer {
+  constructor(marrow, canvas) {
+    this.marrow = marrow;
+    this.canvas = canvas;
+    this.renderer = new Renderer(canvas);
+    this.asset = null;
+    this.character = null;
+    this.player = -1;
+    this.clip = null;
+    this.speed = 1;
+    this.loop = true;
+    this.playing = true;
+    this.camera = { target: [0, 1, 0], distance: 4, yaw: 0.5, pitch: 0.25, fov: 0.8 };
+    this.radius = 1;
+    this.updateMs = 0;
+    this.frameMs = 16;
+  }
+
+  // Loads `files` ({name, bytes}; the first readable one is the file, the rest its companions).
+  // Throws a MarrowError when the file is refused; the asset shown before stays.
+  open(files) {
+    const asset = this.marrow.load(files);
+    const character = asset.createCharacter();
+    this.character?.delete();
+    this.asset?.delete();
+    this.asset = asset;
+    this.character = character;
+    this.renderer.setAsset(asset);
+    this.player = -1;
+    if (asset.clips.length > 0) this.play(asset.clips[0].name);
+    this.character.update(0);
+    this.frame();
+    return asset;
+  }
+
+  play(clip) {
+    if (this.player >= 0) this.character.stop(this.player);
+    this.clip = clip;
+    this.player = this.character.play(clip, { loop: this.loop });
+    this.character.setTimeScale(this.player, this.speed);
+  }
+
+  crossFade(clip, seconds) {
+    const next = this.character.play(clip, { loop: this.loop, weight: 0 });
+    this.character.crossFade(this.player, next, seconds);
+    this.character.setTimeScale(next, this.speed);
+    this.player = next;
+    this.clip = clip;
+  }
+
+  setSpeed(speed) {
+    this.speed = speed;
+    if (this.player >= 0) this.character.setTimeScale(this.player, speed);
+  }
+
+  setLoop(loop) {
+    this.loop = loop;
+    if (this.clip !== null) this.play(this.clip);
+  }
+
+  setTime(seconds) {
+    if (this.player < 0) return;
+    this.character.setTime(this.player, seconds);
+    this.character.update(0);
+  }
+
+  // Frames the character: the box around its joints, as last evaluated.
+  frame() {
+    const model = this.character.modelMatrices();
+    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    for (let j = 0; j < model.length / 16; ++j) {
+      for (let k = 0; k < 3; ++k) {
+        lo[k] = Math.min(lo[k], model[j * 16 + 12 + k]);
+        hi[k] = Math.max(hi[k], model[j * 16 + 12 + k]);
+      }
+    }
+    if (!Number.isFinite(lo[0])) return;
+    this.radius = Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1e-6) * 0.75;
+    this.camera.target = [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2];
+    this.camera.distance = this.radius * 2.4;
+  }
+
+  // The root joint's ground point, for the shadow and the grid's centre.
+  root() {
+    const model = this.character.modelMatrices();
+    const j = model.length >= 32 ? 1 : 0;
+    return [model[j * 16 + 12], 0, model[j * 16 + 14]];
+  }
+
+  // Advances by dt seconds (when playing) and draws.
+  tick(dt) {
+    if (!this.character) return;
+    const start = performance.now();
+    this.character.update(this.playing ? dt : 0);
+    this.updateMs = performance.now() - start;
+    this.viewProjection = this.renderer.draw(this.character, this.camera, this.radius, this.root());
+  }
+
+  // The joint drawn nearest the canvas point (x, y) within `pixels`, or null.
+  jointAt(x, y, pixels = 8) {
+    if (!this.character || !this.viewProjection) return null;
+    const model = this.character.modelMatrices();
+    const m = this.viewProjection;
+    let best = null, bestDistance = pixels;
+    for (let j = 0; j < model.length / 16; ++j) {
+      const p = [model[j * 16 + 12], model[j * 16 + 13], model[j * 16 + 14]];
+      const w = m[3] * p[0] + m[7] * p[1] + m[11] * p[2] + m[15];
+      if (w <= 0) continue;
+      const sx = ((m[0] * p[0] + m[4] * p[1] + m[8] * p[2] + m[12]) / w * 0.5 + 0.5) *
+                 this.canvas.clientWidth;
+      const sy = (0.5 - (m[1] * p[0] + m[5] * p[1] + m[9] * p[2] + m[13]) / w * 0.5) *
+                 this.canvas.clientHeight;
+      const d = Math.hypot(sx - x, sy - y);
+      if (d < bestDistance) bestDistance = d, best = this.asset.info.nodes[j].name;
+    }
+    return best;
+  }
+}
+
+// Reads dropped or picked files (and folders, as a drop gives them) into {name, bytes}, the file
+// to show first: the first whose extension marrow reads as a model or clip (companions such as
+// .bin buffers and images follow it).
+const readable = ['.glb', '.gltf', '.bvh', '.x', '.md5mesh', '.md5anim', '.smd', '.obj', '.marrow',
+                  '.fbx', '.dae'];
+export async function readFiles(list) {
+  const files = await Promise.all(list.map(async ({ file, path }) => ({
+    name: path || file.webkitRelativePath || file.name,
+    bytes: new Uint8Array(await file.arrayBuffer()),
+  })));
+  for (const f of files) f.name = f.name.replace(/^\/+/, '');
+  const main = files.findIndex((f) => readable.some((e) => f.name.toLowerCase().endsWith(e)));
+  if (main > 0) files.unshift(...files.splice(main, 1));
+  return files;
+}
+
+async function entriesOf(entry, prefix = '') {
+  if (entry.isFile) {
+    const file = await new Promise((resolve, reject) => entry.file(resolve, reject));
+    return [{ file, path: prefix + entry.name }];
+  }
+  const reader = entry.createReader();
+  const children = [];
+  for (;;) {
+    const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+    if (batch.length === 0) break;
+    children.push(...batch);
+  }
+  const nested = await Promise.all(children.map((c) => entriesOf(c, `${prefix}${entry.name}/`)));
+  return nested.flat();
+}
+
+// Wires the page's controls (index.html) to a viewer.
+export async function startPage(document) {
+  const $ = (id) => document.getElementById(id);
+  const status = $('status');
+  const notes = $('notes');
+  const show = (text, kind) => {
+    const line = document.createElement('li');
+    line.textContent = text;
+    line.className = kind;
+    notes.prepend(line);
+  };
+  let viewer;
+  try {
+    viewer = new Viewer(await createMarrow(), $('canvas'));
+    viewer.renderer.onNote = (text) => show(text, 'note');
+  } catch (error) {
+    status.textContent = `marrow could not start: ${error.message}`;
+    return null;
+  }
+  status.textContent = `marrow ${viewer.marrow.version}: open or drop a file`;
+
+  const fillClips = () => {
+    for (const select of [$('clip'), $('fade-to')]) {
+      select.replaceChildren(...viewer.asset.clips.map((clip) => {
+        const option = document.createElement('option');
+        option.value = option.textContent = clip.name;
+        return option;
+      }));
+    }
+    $('time').max = String(viewer.asset.clips[0]?.duration ?? 0);
+  };
+  const open = async (list) => {
+    const files = await readFiles(list);
+    if (files.length === 0) return;
+    const started = performance.now();
+    try {
+      const asset = viewer.open(files);
+      fillClips();
+      status.textContent = `${asset.name}: ${asset.jointCount} joints, ${asset.clips.length} clips, ` +
+                           `${asset.meshCount} meshes (${Math.round(performance.now() - started)} ms)`;
+      for (const note of asset.notes) show(`${asset.name}: ${note}`, "note");
+    } catch (error) {
+      show(error instanceof MarrowError ? error.message : `${files[0].name}: ${error}`, 'error');
+    }
+  };
+  $('files').addEventListener('change', (e) => open([...e.target.files].map((file) => ({ file }))));
+  $('folder').addEventListener('change', (e) => open([...e.target.files].map((file) => ({ file }))));
+  document.addEventListener('dragover', (e) => e.preventDefault());
+  document.addEventListener('drop', async (e) => {
+    e.preventDefault();
+    const entries = [...e.dataTransfer.items].map((item) => item.webkitGetAsEntry()).filter(Boolean);
+    open((await Promise.all(entries.map((entry) => entriesOf(entry)))).flat());
+  });
+  const guard = (action) => (...args) => {
+    try {
+      if (viewer.character) action(...args);
+    } catch (error) {
+      show(error.message, 'error');
+    }
+  };
+  $('clip').addEventListener('change', guard((e) => {
+    viewer.play(e.target.value);
+    $('time').max = String(viewer.asset.clips.find((c) => c.name === e.target.value).duration);
+  }));
+  $('play').addEventListener('click', () => {
+    viewer.playing = !viewer.playing;
+    $('play').textContent = viewer.playing ? 'Pause' : 'Play';
+  });
+  $('time').addEventListener('input', guard((e) => viewer.setTime(Number(e.target.value))));
+  $('speed').addEventListener('input', guard((e) => viewer.setSpeed(Number(e.target.value))));
+  $('loop').addEventListener('change', guard((e) => viewer.setLoop(e.target.checked)));
+  $('fade').addEventListener('click', guard(() => viewer.crossFade($('fade-to').value,
+                                                                  Number($('fade-seconds').value))));
+  $('skeleton').addEventListener('change', (e) => { viewer.renderer.showSkeleton = e.target.checked; });
+  $('meshes').addEventListener('change', (e) => { viewer.renderer.showMeshes = e.target.checked; });
+  $('canvas').addEventListener('mousemove', (e) => {
+    if (e.buttons & 1) {
+      viewer.camera.yaw -= e.movementX * 0.01;
+      viewer.camera.pitch = Math.max(-1.4, Math.min(1.4, viewer.camera.pitch + e.movementY * 0.01));
+    }
+    const name = viewer.jointAt(e.offsetX, e.offsetY);
+    $('joint').textContent = name ?? '';
+  });
+  $('canvas').addEventListener('wheel', (e) => {
+    e.preventDefault();
+    viewer.camera.distance *= Math.exp(e.deltaY * 0.001);
+  }, { passive: false });
+
+  let last = performance.now();
+  const loop = (now) => {
+    const dt = Math.min((now - last) / 1000, 0.1);
+    last = now;
+    viewer.frameMs = viewer.frameMs * 0.9 + (dt * 1000) * 0.1;
+    const canvas = viewer.canvas;
+    if (canvas.width !== canvas.clientWidth || canvas.height !== canvas.clientHeight) {
+      canvas.width = canvas.clientWidth;
+      canvas.height = canvas.clientHeight;
+    }
+    try {
+      viewer.tick(dt);
+    } catch (error) {
+      show(error.message, 'error');
+    }
+    if (viewer.character) {
+      $('timing').textContent = `marrow ${viewer.updateMs.toFixed(3)} ms per frame ` +
+                                `(update, evaluate, local-to-model, palettes) · ` +
+                                `${(1000 / viewer.frameMs).toFixed(0)} frames per second`;
+      if (viewer.player >= 0 && document.activeElement !== $('time')) {
+        $('time').value = String(viewer.character.playerTime(viewer.player));
+      }
+    }
+    requestAnimationFrame(loop);
+  };
+  requestAnimationFrame(loop);
+  return viewer;
+}
+
+export { viewProjection };
