@@ -16,6 +16,7 @@
 #include <memory>
 #include <vector>
 
+#include "crowd_walk.h"
 #include "thread_pool.h"
 
 #include "marrow/clip/compiled_clip.h"
@@ -129,32 +130,12 @@ void BM_Crowd_Walk(benchmark::State& state) {
     }
   } else {
     if (!use_level(state, static_cast<int>(state.range(1)))) return;
-    const CompiledClip& walk = s->compiled[1];
-    std::vector<CompiledCharacter> crowd(kCharacters);
-    for (CompiledCharacter& c : crowd) {
-      c.local.resize(soa_group_count(n));
-      c.model.resize(n);
-    }
-    CompiledSamplingJob sample_job;
-    sample_job.clip = &walk;
-    sample_job.rest_pose = skeleton.soa_rest_pose();
-    SoaLocalToModelJob model_job;
-    model_job.skeleton = &skeleton;
+    bench::CrowdWalk crowd(skeleton, s->compiled[1], kCharacters, model);
     for (auto _ : state) {
-      for (std::size_t i = 0; i < kCharacters; ++i) {
-        CompiledCharacter& c = crowd[i];
-        sample_job.time = time_of(i, frame, walk.duration());
-        sample_job.output = c.local;
-        sample_job.run();
-        if (model) {
-          model_job.local = c.local;
-          model_job.model = c.model;
-          model_job.run();
-        }
-        benchmark::DoNotOptimize(c.local.data());
-        benchmark::DoNotOptimize(c.model.data());
-      }
-      ++frame;
+      crowd.run_frame(frame++, [](const SoaTransform* local, const Mat4* matrices) {
+        benchmark::DoNotOptimize(local);
+        benchmark::DoNotOptimize(matrices);
+      });
     }
     set_simd_level(detected_simd_level());
   }

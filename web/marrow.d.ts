@@ -65,6 +65,10 @@ export interface Asset {
 
 export interface Marrow {
   readonly version: string;
+  readonly simdLevel: 'wasm128' | 'scalar';
+  setSimdLevel(name: 'wasm128' | 'scalar'): void;
+  benchmarkCrowd(asset: Asset, options?: { clip?: string; characters?: number; seconds?: number;
+                                           model?: boolean }): number;
   load(files: LoadFile[]): Asset;
 }
 

@@ -93,6 +93,22 @@ class Character {
 class Marrow {
   constructor(module) { this.module = module; }
   get version() { return this.module.version(); }
+  /** The SIMD level marrow's kernels run at: 'wasm128' (WebAssembly SIMD), or 'scalar'. */
+  get simdLevel() { return this.module.simdLevel(); }
+  /** Chooses the level (tests compare them); throws for a level this module has no kernels for. */
+  setSimdLevel(name) {
+    if (!this.module.setSimdLevel(String(name))) throw new MarrowError(this.module.lastError());
+  }
+  /**
+   * The native benchmark's crowd loop (bench/crowd_walk.h) in the module: `characters` copies of
+   * `clip`, compiled, sampled (and with `model`, run through local-to-model) for at least
+   * `seconds`. Returns nanoseconds per character-frame.
+   */
+  benchmarkCrowd(asset, { clip = 'Walk', characters = 100, seconds = 1, model = true } = {}) {
+    const ns = this.module.benchCrowdWalk(asset.handle, String(clip), characters, seconds, model);
+    if (ns < 0) throw new MarrowError(`benchmarkCrowd: no clip '${clip}' that compiles`);
+    return ns;
+  }
   /**
    * Loads a file and its companions. `files` is a list of {name, bytes} (bytes: Uint8Array or
    * ArrayBuffer); the first is the file to read, the rest lie beside it (a .gltf's buffers and

@@ -22,13 +22,18 @@ bool supported(SimdLevel level) {
              __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
              __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw");
 #endif
+#if defined(MARROW_HAVE_WASM_KERNELS)
+    case SimdLevel::kWasm128:
+      return true;  // the module holds SIMD instructions: an engine without them cannot load it
+#endif
     default:
       return false;
   }
 }
 
 SimdLevel detect() {
-  for (SimdLevel level : {SimdLevel::kAvx512, SimdLevel::kAvx2, SimdLevel::kSse2}) {
+  for (SimdLevel level :
+       {SimdLevel::kWasm128, SimdLevel::kAvx512, SimdLevel::kAvx2, SimdLevel::kSse2}) {
     if (supported(level)) return level;
   }
   return SimdLevel::kScalar;
@@ -52,14 +57,15 @@ std::atomic<SimdLevel>& active() {
 }  // namespace
 
 std::string_view to_string(SimdLevel level) {
-  static constexpr std::array<std::string_view, 4> kNames{"scalar", "sse2", "avx2", "avx512"};
-  static_assert(detail::names_cover(kNames, SimdLevel::kAvx512));
+  static constexpr std::array<std::string_view, 5> kNames{"scalar", "sse2", "avx2", "avx512",
+                                                          "wasm128"};
+  static_assert(detail::names_cover(kNames, SimdLevel::kWasm128));
   return detail::enum_name(level, kNames);
 }
 
 std::optional<SimdLevel> simd_level_from_string(std::string_view name) {
-  for (SimdLevel level :
-       {SimdLevel::kScalar, SimdLevel::kSse2, SimdLevel::kAvx2, SimdLevel::kAvx512}) {
+  for (SimdLevel level : {SimdLevel::kScalar, SimdLevel::kSse2, SimdLevel::kAvx2,
+                          SimdLevel::kAvx512, SimdLevel::kWasm128}) {
     if (name == to_string(level)) return level;
   }
   return std::nullopt;

@@ -227,6 +227,7 @@ TEST(SkinLevels, MeshesWithoutNormalsOrTangentsAndSkippedOutputs) {
   });
 }
 
+#if !defined(MARROW_WASM_TESTS)  // the WebAssembly build runs no threads
 TEST(SkinLevels, RangesSplitAcrossThreadsGiveTheWholeMeshResultOnEveryLevel) {
   const LevelCase c =
       make_level_case(31, 3001, 30, true, [](std::size_t v) { return 1 + (v * 5) % 9; });
@@ -255,6 +256,8 @@ TEST(SkinLevels, RangesSplitAcrossThreadsGiveTheWholeMeshResultOnEveryLevel) {
     EXPECT_EQ(whole.tangents, threaded.tangents);
   });
 }
+
+#endif
 
 // skin() copies a palette that is not 32-byte aligned to an aligned stack buffer (up to 256
 // joints) before the SIMD kernels read it; larger ones are read where they are. Every offset

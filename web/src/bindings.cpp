@@ -17,6 +17,7 @@
 #include "marrow/control/clip_set.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/asset_info.h"
+#include "marrow/math/simd.h"
 #include "marrow/pose/local_to_model.h"
 #include "marrow/skin/morph.h"
 #include "marrow/skin/skinning.h"
@@ -273,8 +274,24 @@ class Character {
   std::vector<std::vector<Mat4>> palettes_;
 };
 
+const Asset& asset_of(const WebAsset& asset) {
+  return asset.asset();
+}
+
 std::unique_ptr<Character> create_character(WebAsset& asset) {
   return Character::create(asset);
+}
+
+/// The SIMD level the kernels run at ("wasm128", or "scalar" when set so), and a way to choose
+/// it (the tests compare the two; the viewer shows it).
+std::string simd_level() {
+  return std::string(to_string(active_simd_level()));
+}
+bool set_simd(const std::string& name) {
+  const std::optional<SimdLevel> level = simd_level_from_string(name);
+  if (!level || !set_simd_level(*level))
+    return fail("setSimdLevel: '" + name + "' is not a level this module runs (scalar, wasm128)");
+  return true;
 }
 
 std::string version() {
@@ -285,6 +302,8 @@ EMSCRIPTEN_BINDINGS(marrow) {
   using namespace emscripten;
   function("lastError", &last_error);
   function("version", &version);
+  function("simdLevel", &simd_level);
+  function("setSimdLevel", &set_simd);
   function("load", &load);
   function("createCharacter", &create_character);
   class_<WebAsset>("Asset")

@@ -262,7 +262,8 @@ export async function startPage(document) {
     if (viewer.character) {
       $('timing').textContent = `marrow ${viewer.updateMs.toFixed(3)} ms per frame ` +
                                 `(update, evaluate, local-to-model, palettes) · ` +
-                                `${(1000 / viewer.frameMs).toFixed(0)} frames per second`;
+                                `${(1000 / viewer.frameMs).toFixed(0)} frames per second · ` +
+                                `SIMD ${viewer.marrow.simdLevel}`;
       if (viewer.player >= 0 && document.activeElement !== $('time')) {
         $('time').value = String(viewer.character.playerTime(viewer.player));
       }

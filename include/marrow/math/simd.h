@@ -12,14 +12,16 @@
 namespace marrow {
 
 enum class SimdLevel : std::uint8_t {
-  kScalar,  ///< portable C++, any processor; the reference the others are tested against
-  kSse2,    ///< x86-64 baseline: 8 lanes as two 4-float registers
-  kAvx2,    ///< AVX2 + FMA (x86-64-v3)
-  kAvx512,  ///< AVX-512 F/VL/DQ/BW on 8-float registers (masked ops, better estimates)
+  kScalar,   ///< portable C++, any processor; the reference the others are tested against
+  kSse2,     ///< x86-64 baseline: 8 lanes as two 4-float registers
+  kAvx2,     ///< AVX2 + FMA (x86-64-v3)
+  kAvx512,   ///< AVX-512 F/VL/DQ/BW on 8-float registers (masked ops, better estimates)
+  kWasm128,  ///< WebAssembly SIMD (the browser build, docs/web.md): 8 lanes as two v128 registers
 };
 
 std::string_view to_string(SimdLevel level);
-/// "scalar", "sse2", "avx2", "avx512" (case-sensitive), as MARROW_SIMD and --simd take them.
+/// "scalar", "sse2", "avx2", "avx512", "wasm128" (case-sensitive), as MARROW_SIMD and --simd take
+/// them.
 std::optional<SimdLevel> simd_level_from_string(std::string_view name);
 
 /// The widest level this processor (and operating system) supports, and that this build has

@@ -26,6 +26,9 @@ const Kernels& active_kernels(const KernelLevels<Kernels>& levels) {
     case SimdLevel::kSse2:
       chosen = levels.sse2;
       break;
+    case SimdLevel::kWasm128:
+      chosen = levels.wasm128;
+      break;
     case SimdLevel::kScalar:
       break;
   }

@@ -188,22 +188,9 @@ MARROW_LANES_INLINE void stream_copy(const float* from, float* to, std::size_t c
   for (std::size_t i = 0; i < count; i += 4) _mm_stream_ps(to + i, _mm_loadu_ps(from + i));
   _mm_sfence();
 }
-MARROW_LANES_INLINE void transpose8x8(F (&r)[8]) {
-  // Four 4x4 blocks: transpose each, then swap the off-diagonal ones.
-  transpose4(r[0].lo, r[1].lo, r[2].lo, r[3].lo);
-  transpose4(r[0].hi, r[1].hi, r[2].hi, r[3].hi);
-  transpose4(r[4].lo, r[5].lo, r[6].lo, r[7].lo);
-  transpose4(r[4].hi, r[5].hi, r[6].hi, r[7].hi);
-  for (int i = 0; i < 4; ++i) {
-    const __m128 t = r[i].hi;
-    r[i].hi = r[i + 4].lo;
-    r[i + 4].lo = t;
-  }
-}
 
-// Structure-of-arrays views of interleaved vectors: 8 vectors of 3 floats (x y z x y z ...) or of
-// 4 floats (x y z w x y z w ...), split into one register per component, and back.
-// Four xyz vectors a = x0 y0 z0 x1, b = y1 z1 x2 y2, c = z2 x3 y3 z3 to and from x, y, z.
+// The pieces of the interleaving (lanes_128_common.inc): four xyz vectors a = x0 y0 z0 x1,
+// b = y1 z1 x2 y2, c = z2 x3 y3 z3 to and from x, y, z.
 MARROW_LANES_INLINE void deinterleave3(__m128 a, __m128 b, __m128 c, __m128& x, __m128& y,
                                        __m128& z) {
   x = _mm_shuffle_ps(a, _mm_shuffle_ps(b, c, _MM_SHUFFLE(1, 1, 2, 2)), _MM_SHUFFLE(2, 0, 3, 0));
@@ -220,63 +207,21 @@ MARROW_LANES_INLINE void interleave3(__m128 x, __m128 y, __m128 z, __m128& a, __
   c = _mm_shuffle_ps(_mm_shuffle_ps(z, x, _MM_SHUFFLE(3, 3, 2, 2)),
                      _mm_shuffle_ps(y, z, _MM_SHUFFLE(3, 3, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
 }
-MARROW_LANES_INLINE void load_interleaved3(const float* p, F& x, F& y, F& z) {
-  deinterleave3(_mm_loadu_ps(p), _mm_loadu_ps(p + 4), _mm_loadu_ps(p + 8), x.lo, y.lo, z.lo);
-  deinterleave3(_mm_loadu_ps(p + 12), _mm_loadu_ps(p + 16), _mm_loadu_ps(p + 20), x.hi, y.hi, z.hi);
-}
-MARROW_LANES_INLINE void store_interleaved3(float* p, F x, F y, F z) {
-  __m128 a, b, c;
-  interleave3(x.lo, y.lo, z.lo, a, b, c);
-  _mm_storeu_ps(p, a), _mm_storeu_ps(p + 4, b), _mm_storeu_ps(p + 8, c);
-  interleave3(x.hi, y.hi, z.hi, a, b, c);
-  _mm_storeu_ps(p + 12, a), _mm_storeu_ps(p + 16, b), _mm_storeu_ps(p + 20, c);
-}
-MARROW_LANES_INLINE void load_interleaved4(const float* p, F& x, F& y, F& z, F& w) {
-  x.lo = _mm_loadu_ps(p), y.lo = _mm_loadu_ps(p + 4), z.lo = _mm_loadu_ps(p + 8);
-  w.lo = _mm_loadu_ps(p + 12);
-  transpose4(x.lo, y.lo, z.lo, w.lo);
-  x.hi = _mm_loadu_ps(p + 16), y.hi = _mm_loadu_ps(p + 20), z.hi = _mm_loadu_ps(p + 24);
-  w.hi = _mm_loadu_ps(p + 28);
-  transpose4(x.hi, y.hi, z.hi, w.hi);
-}
-MARROW_LANES_INLINE void store_interleaved4(float* p, F x, F y, F z, F w) {
-  transpose4(x.lo, y.lo, z.lo, w.lo);
-  _mm_storeu_ps(p, x.lo), _mm_storeu_ps(p + 4, y.lo), _mm_storeu_ps(p + 8, z.lo);
-  _mm_storeu_ps(p + 12, w.lo);
-  transpose4(x.hi, y.hi, z.hi, w.hi);
-  _mm_storeu_ps(p + 16, x.hi), _mm_storeu_ps(p + 20, y.hi), _mm_storeu_ps(p + 24, z.hi);
-  _mm_storeu_ps(p + 28, w.hi);
-}
-
-// Scattered stores: vector i of the 8 (3 or 4 components) to out + 3 * index[i] (or 4 *), and
-// nothing else written, so the indices may skip vertices that belong to others. Four vectors
-// per 4x4 transpose; a 3-float vector is written as 2 floats and 1.
+// A 3-float vector written as 2 floats and 1 (the scattered stores').
 MARROW_LANES_INLINE void store3_at(float* p, __m128 v) {
   _mm_storel_pi(reinterpret_cast<__m64*>(p), v);
   _mm_store_ss(p + 2, _mm_movehl_ps(v, v));
 }
-MARROW_LANES_INLINE void store_scattered3(float* out, const std::uint32_t* index, F x, F y, F z) {
-  for (int h = 0; h < 2; ++h) {
-    __m128 a = h ? x.hi : x.lo, b = h ? y.hi : y.lo, c = h ? z.hi : z.lo, d = c;
-    transpose4(a, b, c, d);
-    const std::uint32_t* i = index + 4 * h;
-    store3_at(out + 3 * static_cast<std::size_t>(i[0]), a);
-    store3_at(out + 3 * static_cast<std::size_t>(i[1]), b);
-    store3_at(out + 3 * static_cast<std::size_t>(i[2]), c);
-    store3_at(out + 3 * static_cast<std::size_t>(i[3]), d);
-  }
+
+// The register operations lanes_128_common.inc builds on.
+using V = __m128;
+MARROW_LANES_INLINE V load4(const float* p) {
+  return _mm_loadu_ps(p);
 }
-MARROW_LANES_INLINE void store_scattered4(float* out, const std::uint32_t* index, F x, F y, F z,
-                                          F w) {
-  for (int h = 0; h < 2; ++h) {
-    __m128 a = h ? x.hi : x.lo, b = h ? y.hi : y.lo, c = h ? z.hi : z.lo, d = h ? w.hi : w.lo;
-    transpose4(a, b, c, d);
-    const std::uint32_t* i = index + 4 * h;
-    _mm_storeu_ps(out + 4 * static_cast<std::size_t>(i[0]), a);
-    _mm_storeu_ps(out + 4 * static_cast<std::size_t>(i[1]), b);
-    _mm_storeu_ps(out + 4 * static_cast<std::size_t>(i[2]), c);
-    _mm_storeu_ps(out + 4 * static_cast<std::size_t>(i[3]), d);
-  }
+MARROW_LANES_INLINE void store4(float* p, V v) {
+  _mm_storeu_ps(p, v);
 }
+
+#include "math/simd/lanes_128_common.inc"
 
 }  // namespace marrow::simd::sse2

@@ -163,6 +163,11 @@ std::optional<Asset> load(const std::string& relative) {
   const std::string path = kAssets + relative;
   if (!std::filesystem::exists(path)) return std::nullopt;
   Result<Asset> asset = load_asset(path);
+#if defined(MARROW_WASM_TESTS)
+  // The WebAssembly build reads no FBX or Collada (docs/web.md): those files are left out there.
+  if (!asset && asset.error().message.find("not read in the browser build") != std::string::npos)
+    return std::nullopt;
+#endif
   EXPECT_TRUE(asset.ok()) << asset.error().message;
   if (!asset) return std::nullopt;
   return std::move(asset).value();
@@ -178,7 +183,8 @@ TEST_P(CompiledAsset, EveryClipStaysInsideItsBoundAgainstTheExactSampler) {
     GTEST_SKIP() << "long motion capture: checked by the Release suite";
 #endif
   std::optional<Asset> asset = load(GetParam());
-  if (!asset) GTEST_SKIP() << kAssets << GetParam() << " is absent";
+  if (!asset)
+    GTEST_SKIP() << kAssets << GetParam() << " is absent (or of a format this build does not read)";
   check_asset(*asset);
 }
 

@@ -40,5 +40,8 @@ void probe_interleave_sse2(const float* in3, const float* in4, InterleaveProbe& 
 void probe_interleave_avx2(const float* in3, const float* in4, InterleaveProbe& out);
 void probe_interleave_avx512(const float* in3, const float* in4, InterleaveProbe& out);
 #endif
+#if defined(__wasm_simd128__) || defined(MARROW_WASM_TESTS)
+void probe_interleave_wasm128(const float* in3, const float* in4, InterleaveProbe& out);
+#endif
 
 }  // namespace marrow::test

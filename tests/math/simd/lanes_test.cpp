@@ -23,10 +23,25 @@ Probe probe_of(SimdLevel level) {
     case SimdLevel::kAvx512:
       return &probe_interleave_avx512;
 #endif
+#if defined(MARROW_WASM_TESTS)
+    case SimdLevel::kWasm128:
+      return &probe_interleave_wasm128;
+#endif
     default:
       return &probe_interleave_scalar;
   }
 }
+
+#if defined(MARROW_WASM_TESTS)
+// The suites below compare every level with the scalar one; in WebAssembly that must include the
+// SIMD level, or they would compare the scalar level with itself.
+TEST(Lanes, TheWebAssemblyBuildDetectsAndRunsItsSimdLevel) {
+  EXPECT_EQ(detected_simd_level(), SimdLevel::kWasm128);
+  EXPECT_TRUE(set_simd_level(SimdLevel::kScalar));
+  EXPECT_TRUE(set_simd_level(SimdLevel::kWasm128));
+  EXPECT_FALSE(set_simd_level(SimdLevel::kAvx2));
+}
+#endif
 
 TEST(Lanes, InterleavedLoadsSplitComponentsAndStoresPutThemBack) {
   // Every input float distinct, so a lane taken from the wrong place shows.
