@@ -17,6 +17,8 @@ export interface PlayOptions {
   weight?: number;
   loop?: boolean;
   fadeIn?: number;
+  /** 0, the base; 1, the override layer of a character made with an overrideJoint. */
+  layer?: number;
 }
 
 export interface MeshArrays {
@@ -59,7 +61,7 @@ export interface Asset {
   readonly meshCount: number;
   mesh(index: number): MeshArrays;
   image(index: number): { name: string; mimeType: string; bytes: Uint8Array | null };
-  createCharacter(): Character;
+  createCharacter(options?: { overrideJoint?: string }): Character;
   delete(): void;
 }
 

@@ -45,9 +45,13 @@ class Asset {
     return { name: image.name, mimeType: image.mimeType,
              bytes: image.bytes === null ? null : image.bytes.slice() };
   }
-  /** A character playing this asset's clips; call delete() when done with it. */
-  createCharacter() {
-    const handle = this.module.createCharacter(this.handle);
+  /**
+   * A character playing this asset's clips; call delete() when done with it. With
+   * {overrideJoint}, clips played on layer 1 override the base layer (0) on that joint and
+   * everything below it (waving with the right arm while walking).
+   */
+  createCharacter({ overrideJoint = '' } = {}) {
+    const handle = this.module.createCharacter(this.handle, String(overrideJoint));
     if (!handle) throw new MarrowError(this.module.lastError());
     return new Character(this.module, handle);
   }
@@ -62,9 +66,9 @@ class Character {
   check(ok) {
     if (!ok) throw new MarrowError(this.module.lastError());
   }
-  /** Starts a clip by name or index; returns the player's id. */
-  play(clip, { weight = 1, loop = true, fadeIn = 0 } = {}) {
-    const id = this.handle.play(String(clip), weight, loop, fadeIn);
+  /** Starts a clip by name or index (on `layer`: 0, or 1 for the override); returns its id. */
+  play(clip, { weight = 1, loop = true, fadeIn = 0, layer = 0 } = {}) {
+    const id = this.handle.play(String(clip), weight, loop, fadeIn, layer);
     if (id < 0) throw new MarrowError(this.module.lastError());
     return id;
   }

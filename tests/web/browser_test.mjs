@@ -119,6 +119,17 @@ test('the viewer in headless Chromium draws, poses and refuses as the command li
     const moved = differing(character, later);
     assert.ok(moved > pixels * 0.002, `between 0.25 s and 0.5 s, ${moved} pixels changed`);
 
+    // The heat map of the left arm: some vertices mostly its own, drawn hot (red, little blue)
+    // where the textured frame was not; every vertex's weights over all joints add up to 1.
+    assert.ok(report.heat.armVertices.some((n) => n > 50), `${report.heat.armVertices}`);
+    assert.ok(report.heat.worstTotal < 1e-5, `weights add up to 1 within ${report.heat.worstTotal}`);
+    let hot = 0;
+    for (let i = 0; i < report.frames.heat.length; i += 4) {
+      if (report.frames.heat[i] > 200 && report.frames.heat[i + 2] < 90) ++hot;
+    }
+    assert.ok(hot > 200, `${hot} hot pixels`);
+    assert.ok(differing(report.frames.heat, character) > pixels * 0.005);
+
     const dir = mkdtempSync(join(tmpdir(), 'marrow-web-'));
     writeFileSync(join(dir, 'truncated.glb'), readFileSync(soldier).subarray(0, 100000));
     const cli = spawnSync(marrowBin, ['info', join(dir, 'truncated.glb')], { encoding: 'utf8' });
@@ -130,6 +141,7 @@ test('the viewer in headless Chromium draws, poses and refuses as the command li
     assert.match(report.page.status, /^Soldier\.glb: \d+ joints, 4 clips, \d+ meshes/);
     assert.deepEqual(report.page.clips, report.reloaded);
     assert.match(report.page.timing, /^marrow [0-9.]+ ms per frame/);
+    assert.ok(report.page.overridePlayer >= 0, 'the override control started a player');
     assert.deepEqual(report.page.errors, [report.truncated]);
     assert.equal(report.page.statusAfterError, report.page.status);
     // The last frame (skeleton drawn over the character), for a person to look at.

@@ -30,9 +30,10 @@ const skipUnless = (t, path) => {
 // The model matrices `marrow pose` prints for `clip` at `times`, one array per time of 16 floats
 // per joint in the asset's joint order (the command lists nodes in the file's order: the asset's
 // info maps each file node to its joint).
-function nativePoses(path, clip, times, loaded) {
+function nativePoses(path, clip, times, loaded, extra = []) {
   const out = JSON.parse(execFileSync(marrowBin, ['pose', path, '--clip', clip, '--times',
-                                                  times.join(','), '--format', 'json', '--quiet']));
+                                                  times.join(','), '--format', 'json', '--quiet',
+                                                  ...extra]));
   const jointOfSource = new Map(loaded.info.nodes.map((n) => [n.source_index, n.joint_index]));
   return out.samples.map((sample) => {
     const matrices = new Float64Array(loaded.jointCount * 16);
@@ -146,6 +147,30 @@ test('a player that was never started is named in the error', (t) => {
   const character = loaded.createCharacter();
   assert.throws(() => character.play('NoSuchClip'), (e) => /NoSuchClip/.test(e.message));
   assert.throws(() => character.setWeight(12345, 1), /no such player/);
+  character.delete();
+  loaded.delete();
+});
+
+test('an override layer on the right arm gives the pose marrow pose --layer gives', (t) => {
+  const path = asset('gltf/Soldier.glb');
+  if (skipUnless(t, path)) return;
+  const loaded = marrow.load([file(path)]);
+  const character = loaded.createCharacter({ overrideJoint: 'mixamorig:RightArm' });
+  const times = [0.2, 0.45];
+  const native = nativePoses(path, 'Walk', times, loaded,
+                             ['--layer', 'Run:mode=override:mask=mixamorig:RightArm']);
+  const walk = character.play('Walk', { loop: false });
+  const run = character.play('Run', { loop: false, layer: 1 });
+  times.forEach((time, k) => {
+    character.setTime(walk, time);
+    character.setTime(run, time);
+    character.update(0);
+    const difference = largestDifference(character, native[k], loaded.jointCount);
+    assert.ok(difference <= 1e-5, `Walk with Run over the right arm at ${time} s: ${difference}`);
+  });
+  // The layer exists only on such a character, and the joint must exist.
+  assert.throws(() => character.play('Run', { layer: 2 }), /layer 2 does not exist/);
+  assert.throws(() => loaded.createCharacter({ overrideJoint: 'NoSuchJoint' }), /NoSuchJoint/);
   character.delete();
   loaded.delete();
 });

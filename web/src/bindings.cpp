@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "marrow/io/asset_info.h"
 #include "marrow/math/simd.h"
 #include "marrow/pose/local_to_model.h"
+#include "marrow/pose/mask.h"
 #include "marrow/skin/morph.h"
 #include "marrow/skin/skinning.h"
 #include "marrow/version.h"
@@ -137,10 +139,23 @@ class WebAsset {
     }
   }
 
-  /// The clip set every character of this asset shares, built on first use.
-  std::shared_ptr<const ClipSet> clip_set() {
-    if (set_) return set_;
+  /// The clip set the characters of this asset share, built on first use: one per override
+  /// mask (`mask_root`: the joint whose subtree an override layer moves; empty: none).
+  std::shared_ptr<const ClipSet> clip_set(const std::string& mask_root) {
+    std::shared_ptr<const ClipSet>& set = sets_[mask_root];
+    if (!set) set = build_clip_set(mask_root);
+    return set;
+  }
+
+ private:
+  std::shared_ptr<const ClipSet> build_clip_set(const std::string& mask_root) {
     ClipSetBuilder builder(asset_.skeleton);
+    if (!mask_root.empty()) {
+      Result<std::vector<float>> mask = mask_from_subtree(asset_.skeleton, mask_root);
+      if (!mask) return fail(mask.error().message), nullptr;
+      if (Status s = builder.add_mask("override", std::move(*mask)); !s)
+        return fail(s.error().message), nullptr;
+    }
     const MorphLayout layout = MorphLayout::build(asset_.meshes);
     if (layout.weight_count() > 0) {
       if (Status s = builder.set_morph_layout(layout); !s) return fail(s.error().message), nullptr;
@@ -150,14 +165,14 @@ class WebAsset {
     }
     Result<std::shared_ptr<const ClipSet>> set = builder.build();
     if (!set) return fail(set.error().message), nullptr;
-    set_ = *set;
-    return set_;
+    return *set;
   }
 
+ public:
  private:
   Asset asset_;
   std::vector<GpuMesh> meshes_;
-  std::shared_ptr<const ClipSet> set_;
+  std::map<std::string, std::shared_ptr<const ClipSet>> sets_;
 };
 
 /// Loads `path` from the module's file system (companions beside it: .bin buffers, textures,
@@ -174,16 +189,22 @@ std::unique_ptr<WebAsset> load(const std::string& path) {
 /// joints' model matrices and each skin's palette.
 class Character {
  public:
-  static std::unique_ptr<Character> create(WebAsset& asset) {
-    std::shared_ptr<const ClipSet> set = asset.clip_set();
+  /// With `override_root`, a second layer (1) overrides the base (0) on that joint's subtree.
+  static std::unique_ptr<Character> create(WebAsset& asset, const std::string& override_root) {
+    std::shared_ptr<const ClipSet> set = asset.clip_set(override_root);
     if (!set) return nullptr;
-    Result<Animator> animator = Animator::create(set);
+    AnimatorOptions options;
+    if (!override_root.empty()) {
+      options.layers = {LayerDesc{"base", LayerMode::kNormal, 1, kNoId},
+                        LayerDesc{"override", LayerMode::kOverride, 1, *set->mask_id("override")}};
+    }
+    Result<Animator> animator = Animator::create(set, options);
     if (!animator) return fail(animator.error().message), nullptr;
     return std::unique_ptr<Character>(new Character(asset.asset(), std::move(*animator)));
   }
 
-  /// Starts clip `clip` (name or index); returns the player's id, or -1.
-  double play(const std::string& clip, float weight, bool loop, float fade_in) {
+  /// Starts clip `clip` (name or index) on layer `layer`; returns the player's id, or -1.
+  double play(const std::string& clip, float weight, bool loop, float fade_in, int layer) {
     Result<ClipId> id = animator_.clip_set().clip_id(clip);
     if (!id) {
       const std::optional<std::size_t> index = asset_->find_clip(clip);
@@ -194,6 +215,13 @@ class Character {
     options.weight = weight;
     options.wrap = loop ? WrapMode::kLoop : WrapMode::kClamp;
     options.fade_in = fade_in;
+    if (layer < 0 || static_cast<std::size_t>(layer) >=
+                         std::max<std::size_t>(1, animator_.options().layers.size()))
+      return fail("play: layer " + std::to_string(layer) +
+                  " does not exist (a character made with an override joint has layers 0 and 1, "
+                  "others only 0)"),
+             -1;
+    options.layer = static_cast<std::uint32_t>(layer);
     Result<PlayerId> player = animator_.play(*id, options);
     if (!player) return fail(player.error().message), -1;
     return player->value;
@@ -278,8 +306,8 @@ const Asset& asset_of(const WebAsset& asset) {
   return asset.asset();
 }
 
-std::unique_ptr<Character> create_character(WebAsset& asset) {
-  return Character::create(asset);
+std::unique_ptr<Character> create_character(WebAsset& asset, const std::string& override_root) {
+  return Character::create(asset, override_root);
 }
 
 /// The SIMD level the kernels run at ("wasm128", or "scalar" when set so), and a way to choose

@@ -9,12 +9,14 @@ in vec3 normal;
 in vec2 uv;
 in uvec4 joints;
 in vec4 weights;
+in float heat;
 uniform highp sampler2D palette;
 uniform bool skinned;
 uniform mat4 rigid;
 uniform mat4 viewProjection;
 out vec3 worldNormal;
 out vec2 texcoord;
+out float vertexHeat;
 mat4 joint(uint j) {
   int row = int(j);
   return mat4(texelFetch(palette, ivec2(0, row), 0), texelFetch(palette, ivec2(1, row), 0),
@@ -26,6 +28,7 @@ void main() {
                    : rigid;
   worldNormal = mat3(m) * normal;
   texcoord = uv;
+  vertexHeat = heat;
   gl_Position = viewProjection * (m * vec4(position, 1.0));
 }`;
 
@@ -33,12 +36,19 @@ const MESH_FRAGMENT = `#version 300 es
 precision highp float;
 in vec3 worldNormal;
 in vec2 texcoord;
+in float vertexHeat;
 uniform vec4 baseColor;
 uniform bool textured;
+uniform bool showHeat;
 uniform sampler2D baseTexture;
 out vec4 color;
+// A joint's weight as a heat map: blue at 0, through green, to red at 1.
+vec3 heatColor(float w) {
+  return clamp(vec3(2.0 * w - 0.5, 1.0 - abs(2.0 * w - 1.0) * 1.5 + 0.25, 1.5 - 2.0 * w), 0.0, 1.0);
+}
 void main() {
-  vec4 albedo = baseColor * (textured ? texture(baseTexture, texcoord) : vec4(1.0));
+  vec4 albedo = showHeat ? vec4(heatColor(vertexHeat), 1.0)
+                         : baseColor * (textured ? texture(baseTexture, texcoord) : vec4(1.0));
   vec3 n = normalize(worldNormal);
   float light = 0.35 + 0.65 * max(dot(n, normalize(vec3(0.4, 0.9, 0.6))), 0.0);
   color = vec4(albedo.rgb * light, 1.0);
@@ -127,6 +137,27 @@ export class Renderer {
     this.paletteTexture = gl.createTexture();
     this.showSkeleton = true;
     this.showMeshes = true;
+    this.showHeat = false;
+  }
+
+  // Each skinned mesh's per-vertex weight of skeleton joint `joint` (through its skin's joint
+  // list), uploaded for the heat map; returns the weights, one array per mesh.
+  setHeatJoint(joint) {
+    const gl = this.gl;
+    return this.meshes.map((mesh) => {
+      const heat = new Float32Array(mesh.joints.length / 4);
+      if (mesh.skinned) {
+        const skinJoints = this.asset.info.skins[mesh.skin].joints;
+        for (let v = 0; v < heat.length; ++v) {
+          for (let k = 0; k < 4; ++k) {
+            if (skinJoints[mesh.joints[v * 4 + k]] === joint) heat[v] += mesh.weights[v * 4 + k];
+          }
+        }
+      }
+      gl.bindBuffer(gl.ARRAY_BUFFER, mesh.heat);
+      gl.bufferData(gl.ARRAY_BUFFER, heat, gl.DYNAMIC_DRAW);
+      return heat;
+    });
   }
 
   // Uploads the asset's meshes and starts decoding its textures (drawn untextured until ready).
@@ -158,12 +189,25 @@ export class Renderer {
       attribute('uv', m.uvs, 2);
       attribute('joints', m.joints, 4, true);
       attribute('weights', m.weights, 4);
+      const heat = gl.createBuffer();
+      const heatLocation = gl.getAttribLocation(this.meshProgram, 'heat');
+      gl.bindBuffer(gl.ARRAY_BUFFER, heat);
+      gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(m.positions.length / 3), gl.DYNAMIC_DRAW);
+      if (heatLocation >= 0) {
+        gl.enableVertexAttribArray(heatLocation);
+        gl.vertexAttribPointer(heatLocation, 1, gl.FLOAT, false, 0, 0);
+      }
       const indices = gl.createBuffer();
       gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, indices);
       gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, m.indices, gl.STATIC_DRAW);
       gl.bindVertexArray(null);
       const material = asset.info.materials[m.material] ?? null;
-      const entry = { vao, count: m.indices.length, skin: m.skin, node: m.node,
+      if (m.clampedInfluences > 0) {
+        this.onNote?.(`${asset.name}: mesh ${i}: ${m.clampedInfluences} vertices have more than ` +
+                      'four influences; the viewer draws their four largest (marrow skins them all)');
+      }
+      const entry = { vao, count: m.indices.length, skin: m.skin, node: m.node, heat,
+                      joints: m.joints, weights: m.weights,
                       skinned: m.skin >= 0 && m.joints.length > 0,
                       baseColor: material?.base_color ?? [0.8, 0.8, 0.8, 1], texture: null };
       const image = material?.base_color_texture?.image;
@@ -297,6 +341,7 @@ export class Renderer {
       gl.uniformMatrix4fv(uniform('rigid'), false, node);
       gl.uniform4fv(uniform('baseColor'), mesh.baseColor);
       gl.uniform1i(uniform('textured'), mesh.texture ? 1 : 0);
+      gl.uniform1i(uniform('showHeat'), this.showHeat ? 1 : 0);
       gl.activeTexture(gl.TEXTURE1);
       gl.bindTexture(gl.TEXTURE_2D, mesh.texture);
       gl.bindVertexArray(mesh.vao);

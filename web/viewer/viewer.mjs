@@ -10,6 +10,7 @@ export class Viewer {
     this.marrow = marrow;
     this.canvas = canvas;
     this.renderer = new Renderer(canvas);
+    this.selectedJoint = null;
     this.asset = null;
     this.character = null;
     this.player = -1;
@@ -33,7 +34,9 @@ export class Viewer {
     this.asset = asset;
     this.character = character;
     this.renderer.setAsset(asset);
+    this.showWeightsOf(null);
     this.player = -1;
+    this.overridePlayer = -1;
     if (asset.clips.length > 0) this.play(asset.clips[0].name);
     this.character.update(0);
     this.frame();
@@ -45,6 +48,27 @@ export class Viewer {
     this.clip = clip;
     this.player = this.character.play(clip, { loop: this.loop });
     this.character.setTimeScale(this.player, this.speed);
+  }
+
+  // A masked override layer: `clip` on layer 1 moves `joint` and everything below it over the
+  // playing clip (wave with the right arm while walking); joint null turns it off. The character
+  // is made again (its clip set holds the mask), at the playing clip's time.
+  setOverride(joint, clip) {
+    const character = this.asset.createCharacter({ overrideJoint: joint ?? '' });
+    const time = this.player >= 0 ? this.character.playerTime(this.player) : 0;
+    this.character.delete();
+    this.character = character;
+    this.player = -1;
+    this.overridePlayer = -1;
+    if (this.clip !== null) {
+      this.play(this.clip);
+      this.character.setTime(this.player, time);
+    }
+    if (joint !== null) {
+      this.overridePlayer = this.character.play(clip, { loop: this.loop, layer: 1 });
+      this.character.setTimeScale(this.overridePlayer, this.speed);
+    }
+    this.character.update(0);
   }
 
   crossFade(clip, seconds) {
@@ -101,6 +125,19 @@ export class Viewer {
     this.character.update(this.playing ? dt : 0);
     this.updateMs = performance.now() - start;
     this.viewProjection = this.renderer.draw(this.character, this.camera, this.radius, this.root());
+  }
+
+  // Shows skeleton joint `joint`'s skin weights as a heat map (null: the materials again).
+  showWeightsOf(joint) {
+    this.selectedJoint = joint;
+    this.renderer.showHeat = joint !== null;
+    return joint === null ? [] : this.renderer.setHeatJoint(joint);
+  }
+
+  // The index of the joint drawn nearest the canvas point (x, y) within `pixels`, or -1.
+  jointIndexAt(x, y, pixels = 8) {
+    const name = this.jointAt(x, y, pixels);
+    return name === null ? -1 : this.asset.info.nodes.findIndex((n) => n.name === name);
   }
 
   // The joint drawn nearest the canvas point (x, y) within `pixels`, or null.
@@ -178,7 +215,12 @@ export async function startPage(document) {
   status.textContent = `marrow ${viewer.marrow.version}: open or drop a file`;
 
   const fillClips = () => {
-    for (const select of [$('clip'), $('fade-to')]) {
+    $('override-joint').replaceChildren(...viewer.asset.info.nodes.map((node) => {
+      const option = document.createElement('option');
+      option.value = option.textContent = node.name;
+      return option;
+    }));
+    for (const select of [$('clip'), $('fade-to'), $('override-clip')]) {
       select.replaceChildren(...viewer.asset.clips.map((clip) => {
         const option = document.createElement('option');
         option.value = option.textContent = clip.name;
@@ -229,8 +271,21 @@ export async function startPage(document) {
   $('loop').addEventListener('change', guard((e) => viewer.setLoop(e.target.checked)));
   $('fade').addEventListener('click', guard(() => viewer.crossFade($('fade-to').value,
                                                                   Number($('fade-seconds').value))));
+  $('override').addEventListener('click', guard(() => viewer.setOverride($('override-joint').value,
+                                                                        $('override-clip').value)));
+  $('override-off').addEventListener('click', guard(() => viewer.setOverride(null, null)));
   $('skeleton').addEventListener('change', (e) => { viewer.renderer.showSkeleton = e.target.checked; });
   $('meshes').addEventListener('change', (e) => { viewer.renderer.showMeshes = e.target.checked; });
+  // A click on a joint shows its skin weights as a heat map; a click elsewhere, the materials.
+  let pressed = null;
+  $('canvas').addEventListener('mousedown', (e) => { pressed = [e.offsetX, e.offsetY]; });
+  $('canvas').addEventListener('click', guard((e) => {
+    // The end of a drag (an orbit) is not a click.
+    if (pressed && Math.hypot(e.offsetX - pressed[0], e.offsetY - pressed[1]) > 4) return;
+    const joint = viewer.jointIndexAt(e.offsetX, e.offsetY);
+    viewer.showWeightsOf(joint >= 0 ? joint : null);
+    $('weights').textContent = joint >= 0 ? `weights of ${viewer.asset.info.nodes[joint].name}` : '';
+  }));
   $('canvas').addEventListener('mousemove', (e) => {
     if (e.buttons & 1) {
       viewer.camera.yaw -= e.movementX * 0.01;
