@@ -28,7 +28,13 @@ export class Viewer {
   // Throws a MarrowError when the file is refused; the asset shown before stays.
   open(files) {
     const asset = this.marrow.load(files);
-    const character = asset.createCharacter();
+    let character;
+    try {
+      character = asset.createCharacter();
+    } catch (error) {
+      asset.delete();  // refused: the asset shown before stays, and nothing is left behind
+      throw error;
+    }
     this.character?.delete();
     this.asset?.delete();
     this.asset = asset;
