@@ -20,9 +20,10 @@
 ///    reached in O(1): no search, no per-character cursor. Frame times are the keys' own times
 ///    where they fall on the grid, so a key comes out exactly at its time. Between frames,
 ///    translations and scales are lerped and rotations nlerped; the rotations' hemisphere is fixed
-///    when the clip is compiled. Values are quantized within each segment's range of each joint
-///    (8 or 16 bits per component, or kept as floats), per group of 8 joints, whichever is
-///    smallest within the bound.
+///    when the clip is compiled. Values are quantized within each segment's range of each joint:
+///    per group of 8 joints, 8 or 16 bits per component, floats, or each joint with the fewest
+///    bits (0 to 24) that keep it within the bound, packed one after another (rotations then
+///    stored without w), whichever is smallest.
 /// @endcode
 ///  - STEP tracks, and the rare track that uniform frames cannot follow within the bound (a jump in
 /// @code
@@ -61,8 +62,12 @@ struct CompileOptions {
   float error = 0.1f / 1800.0f;
   float distance = 100.0f / 1800.0f;
   bool absolute = false;
-  /// Quantize keys (8 or 16 bits per component) where the bound allows; false keeps floats.
+  /// Quantize keys (8 or 16 bits per component, or packed bits) where the bound allows; false
+  /// keeps floats.
   bool quantize = true;
+  /// With quantize: give each joint of a group its own bits (Format::kPacked) where that is
+  /// smaller; false keeps every group at 8 or 16 bits per component, which decode a little faster.
+  bool pack = true;
   /// For an additive clip (make_additive_clip in pose/additive.h): the reference pose its deltas
   /// were taken against, one transform per joint. Channels the clip does not animate then hold no
   /// change (the identity) instead of the rest pose, and the error is measured on the reference
@@ -96,7 +101,12 @@ std::size_t raw_sample_bytes(const Clip& clip, std::size_t joint_count);
 /// docs/formats_archive.md; CompiledClip::from_data validates all of it.
 struct CompiledClipData {
   enum class Source : std::uint8_t { kRest, kConstant, kAnimated };
-  enum class Format : std::uint8_t { kU8, kU16, kF32 };
+  /// How a track group's frames hold their values: 8 or 16 bits per component of every lane,
+  /// floats, or kPacked: each lane its own number of bits (0 to 24, lane_bits), the lanes one
+  /// after the other in one little-endian bit record per component, rotations without their w
+  /// (rebuilt as the non-negative root, each frame's rotation kept with w >= 0 and the nearer of
+  /// q and -q taken between two frames).
+  enum class Format : std::uint8_t { kU8, kU16, kF32, kPacked };
   enum class Channel : std::uint8_t { kTranslation, kRotation, kScale };
 
   /// Frames at one rate within one segment: frame_count frames of frame_stride bytes from
@@ -117,8 +127,15 @@ struct CompiledClipData {
     Format format = Format::kF32;
     std::uint32_t frame_offset = 0;  ///< bytes from a frame's start
     std::uint32_t range_offset =
-        0;  ///< into ranges: min[8] then scale[8] per component (quantized)
+        0;  ///< into ranges: min[8] then scale[8] per stored component (quantized)
+    /// kPacked: each lane's bits per component, at most kMaxLaneBits (0: the lane holds its
+    /// range's min); all 0 for the other formats.
+    std::uint8_t lane_bits[8] = {};
+    /// kPacked: each lane's first bit in a component's record, the sum of the bits of the lanes
+    /// before it. from_data works it out from lane_bits (the archive does not store it).
+    std::uint8_t lane_offset[8] = {};
   };
+  static constexpr int kMaxLaneBits = 24;
   /// A stretch of the clip, from start_time to the next segment's (the last to the duration):
   /// its streams (stream_count from first_stream) and one track group per kAnimated source, in
   /// the sources' order (from first_track_group).

@@ -18,8 +18,9 @@ namespace marrow {
 /// Version 2 added morph targets and weight tracks, version 3 compiled clips
 /// (Asset::compiled_clips), version 4 where each clip's tick rate came from
 /// (Asset::rate_sources), materials, images and vertex colours, version 5 a motion-matching
-/// database's section (io/motion_database_archive.h); archives of versions 1 to 4 still load.
-inline constexpr std::uint32_t kArchiveVersion = 5;
+/// database's section (io/motion_database_archive.h), version 6 compiled clips' kPacked track
+/// groups (each lane's bits); archives of versions 1 to 5 still load.
+inline constexpr std::uint32_t kArchiveVersion = 6;
 inline constexpr std::size_t kArchiveHeaderBytes = 32;
 
 /// True when the bytes start with the archive's magic.

@@ -14,6 +14,9 @@ namespace {
 using Data = CompiledClipData;
 using compiled_detail::components;
 using compiled_detail::element_bytes;
+using compiled_detail::group_frame_bytes;
+using compiled_detail::packed_record_bytes;
+using compiled_detail::stored_components;
 using compiled_detail::target_of;
 
 bool all_finite(std::span<const float> v) {
@@ -27,9 +30,20 @@ bool all_finite(std::span<const float> v) {
 // quantized values): every value finite, every rotation within 10 % of unit length, and no two
 // consecutive rotations of a lane so far apart (dot below -1/2) that their lerp passes near zero
 // before the sampler normalizes it. Returns what is wrong, or an empty string.
+// Lane i's value in a kPacked component record, as load_bits reads it.
+std::uint32_t packed_value(const std::uint8_t* record, const Data::TrackGroup& tg, std::size_t i) {
+  std::uint32_t value = 0;
+  for (unsigned b = 0; b < tg.lane_bits[i]; ++b) {
+    const unsigned at = tg.lane_offset[i] + b;
+    value |= static_cast<std::uint32_t>((record[at / 8] >> (at % 8)) & 1u) << b;
+  }
+  return value;
+}
+
 std::string check_decoded_values(const Data& d, const Data::Stream& st, const Data::TrackGroup& tg,
                                  Data::Channel channel) {
-  const int comps = components(channel);
+  const bool packed = tg.format == Data::Format::kPacked;
+  const int comps = stored_components(channel, tg.format);
   const bool rotation = channel == Data::Channel::kRotation;
   float previous[4][kSoaWidth] = {};
   for (std::size_t f = 0; f < st.frame_count; ++f) {
@@ -41,6 +55,11 @@ std::string check_decoded_values(const Data& d, const Data::Stream& st, const Da
         float x = 0;
         if (tg.format == Data::Format::kF32) {
           std::memcpy(&x, p + 4 * e, 4);
+        } else if (packed) {
+          const float* range = d.ranges.data() + tg.range_offset;
+          const std::uint32_t q = packed_value(p + k * packed_record_bytes(tg), tg, i);
+          x = std::fma(static_cast<float>(q), range[(2 * k + 1) * kSoaWidth + i],
+                       range[2 * k * kSoaWidth + i]);
         } else {
           std::uint16_t q = p[e];
           if (tg.format == Data::Format::kU16) std::memcpy(&q, p + 2 * e, 2);
@@ -54,6 +73,18 @@ std::string check_decoded_values(const Data& d, const Data::Stream& st, const Da
       }
     }
     if (!rotation) continue;
+    if (packed) {
+      // w is rebuilt from x, y and z: their length must leave room for it.
+      for (std::size_t i = 0; i < kSoaWidth; ++i) {
+        const float norm2 = v[0][i] * v[0][i] + v[1][i] * v[1][i] + v[2][i] * v[2][i];
+        if (!(norm2 <= 1.21f)) {
+          return "frame " + std::to_string(f) + " lane " + std::to_string(i) +
+                 " decodes to a rotation of length " + std::to_string(std::sqrt(norm2)) +
+                 ", not a unit quaternion";
+        }
+      }
+      continue;
+    }
     for (std::size_t i = 0; i < kSoaWidth; ++i) {
       float norm2 = 0, dot = 0;
       for (int k = 0; k < 4; ++k) {
@@ -183,19 +214,26 @@ std::string check_track_group(const Data& d, const Data::Segment& seg, std::size
   }
   const Data::Channel channel = static_cast<Data::Channel>(source % 3);
   if (tg.format != Data::Format::kU8 && tg.format != Data::Format::kU16 &&
-      tg.format != Data::Format::kF32) {
+      tg.format != Data::Format::kF32 && tg.format != Data::Format::kPacked) {
     return name + " has an unknown format";
+  }
+  for (std::size_t i = 0; i < kSoaWidth; ++i) {
+    const unsigned most = tg.format == Data::Format::kPacked ? Data::kMaxLaneBits : 0;
+    if (tg.lane_bits[i] > most) {
+      return name + " lane " + std::to_string(i) + " has " + std::to_string(tg.lane_bits[i]) +
+             " bits (at most " + std::to_string(most) + " in its format)";
+    }
   }
   if (tg.stream >= seg.stream_count) return name + " names a stream that does not exist";
   const Data::Stream& st = d.streams[seg.first_stream + tg.stream];
-  const std::size_t group_bytes =
-      static_cast<std::size_t>(components(channel)) * kSoaWidth * element_bytes(tg.format);
+  const std::size_t group_bytes = group_frame_bytes(tg, channel);
   if (tg.frame_offset % element_bytes(tg.format) != 0 ||
       std::size_t{tg.frame_offset} + group_bytes > st.frame_stride) {
     return name + " lies outside its frame";
   }
   if (tg.format != Data::Format::kF32 &&
-      std::size_t{tg.range_offset} + 2 * components(channel) * kSoaWidth > d.ranges.size()) {
+      std::size_t{tg.range_offset} + 2 * stored_components(channel, tg.format) * kSoaWidth >
+          d.ranges.size()) {
     return name + " has its ranges outside the range table";
   }
   if (const std::string bad = check_decoded_values(d, st, tg, channel); !bad.empty()) {
@@ -305,6 +343,8 @@ Result<CompiledClip> CompiledClip::from_data(CompiledClipData d, std::string_vie
   const auto fail = [&](const std::string& what) -> Result<CompiledClip> {
     return make_error(where, "compiled clip '" + d.name + "': " + what);
   };
+  // Lane offsets follow from the bits (checked below, at most 24 each, so the sums fit).
+  for (Data::TrackGroup& tg : d.track_groups) compiled_detail::set_lane_offsets(tg);
   std::size_t animated = 0;
   if (const std::string bad = check_sources_and_constants(d, animated); !bad.empty()) {
     return fail(bad);
@@ -329,7 +369,8 @@ Result<CompiledClip> CompiledClip::from_data(CompiledClipData d, std::string_vie
   const std::size_t at_frame_times = place(d.frame_times.size() * sizeof(float));
   const std::size_t at_track_groups = place(d.track_groups.size() * sizeof(Data::TrackGroup));
   const std::size_t at_ranges = place(d.ranges.size() * sizeof(float));
-  const std::size_t at_frames = place(d.frames.size());
+  // The sampler's bit loads may read a few bytes past the last frame: they stay in the block.
+  const std::size_t at_frames = place(d.frames.size() + compiled_detail::kFrameReadSlack);
 
   auto shared = std::make_shared<Shared>();
   // new std::byte[n] leaves the bytes uninitialized, as make_unique_for_overwrite would (which
@@ -354,6 +395,7 @@ Result<CompiledClip> CompiledClip::from_data(CompiledClipData d, std::string_vie
   l.track_groups = copy(d.track_groups, at_track_groups);
   l.ranges = copy(d.ranges, at_ranges);
   l.frames = copy(d.frames, at_frames);
+  std::memset(block + at_frames + d.frames.size(), 0, compiled_detail::kFrameReadSlack);
   if (!keyed_clip->tracks().empty()) {
     shared->keyed_clip = std::make_unique<const Clip>(std::move(keyed_clip).value());
   }

@@ -9,7 +9,8 @@
 //     rate (or 2, 4, 8 times it where nlerp/lerp between frames would leave the tolerance), and
 //     the few that no rate fits are kept as exact keys too;
 //  4. each group of 8 joints' channel takes the smallest of 8-bit, 16-bit or float keys that
-//     keeps all its joints within their tolerance;
+//     keeps all its joints within their tolerance, or, when smaller, each joint the fewest bits
+//     that keep it within its own (kPacked; rotations then stored without w);
 //  5. the result is sampled by the runtime's own sampler and measured against the exact clip in
 //     model space (virtual vertices), at every frame, between frames and at every key time.
 #include <algorithm>
@@ -148,10 +149,17 @@ float channel_distance(Data::Channel c, const float* a, const float* b) {
   return std::max({std::fabs(a[0] - b[0]), std::fabs(a[1] - b[1]), std::fabs(a[2] - b[2])});
 }
 
-// Interpolates two frame values as the runtime does: lerp, or nlerp for rotations.
-void interpolate(Data::Channel c, const float* a, const float* b, float alpha, float* out) {
+// Interpolates two frame values as the runtime does: lerp, or nlerp for rotations (`nearer`:
+// towards whichever of b and -b is nearer a, as kPacked groups do).
+void interpolate(Data::Channel c, const float* a, const float* b, float alpha, float* out,
+                 bool nearer = false) {
   const int n = components(c);
-  for (int k = 0; k < n; ++k) out[k] = a[k] + (b[k] - a[k]) * alpha;
+  float sign = 1;
+  if (nearer && c == Data::Channel::kRotation &&
+      a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] < 0) {
+    sign = -1;
+  }
+  for (int k = 0; k < n; ++k) out[k] = a[k] + (sign * b[k] - a[k]) * alpha;
   if (c == Data::Channel::kRotation) {
     const float n2 = out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3];
     const float inv = 1.0f / std::sqrt(n2);
@@ -244,14 +252,15 @@ std::size_t frame_at(const FrameTimes& times, float t, float& alpha) {
 // inside every frame interval, of `frames` (as the runtime interpolates them) against the exact
 // channel.
 float uniform_error(const Clip& clip, const Lane& lane, std::span<const float> frames,
-                    const FrameTimes& times) {
+                    const FrameTimes& times, bool nearer = false) {
   const int c = components(lane.channel);
   float worst = 0;
   const auto check = [&](float t) {
     float alpha;
     const std::size_t f = frame_at(times, t, alpha);
     float got[4], want[4];
-    interpolate(lane.channel, frames.data() + f * c, frames.data() + (f + 1) * c, alpha, got);
+    interpolate(lane.channel, frames.data() + f * c, frames.data() + (f + 1) * c, alpha, got,
+                nearer);
     exact_value(clip, lane, t, want);
     worst = std::max(worst, channel_distance(lane.channel, got, want));
   };
@@ -387,6 +396,79 @@ std::vector<float> through_format(std::span<const float> frames, int comps, Data
     out[i] = dequantize(quantize(out[i], r, f), r);
   }
   return out;
+}
+
+// --- Packed lanes (Format::kPacked) -----------------------------------------------------------
+
+// A lane's frames as a kPacked group quantizes them: rotations of unit length with w >= 0 (the
+// sampler rebuilds w as the non-negative root).
+std::vector<float> packed_source(std::span<const float> frames, bool rotation) {
+  std::vector<float> out(frames.begin(), frames.end());
+  if (!rotation) return out;
+  for (std::size_t f = 0; f + 3 < out.size(); f += 4) {
+    float* q = out.data() + f;
+    const float norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    const float s = (q[3] < 0 ? -1.0f : 1.0f) / norm;
+    for (int k = 0; k < 4; ++k) q[k] *= s;
+  }
+  return out;
+}
+
+LaneRange packed_range(std::span<const float> frames, int comps, int k, int bits) {
+  float lo = frames[k], hi = frames[k];
+  for (std::size_t i = k; i < frames.size(); i += comps) {
+    lo = std::min(lo, frames[i]);
+    hi = std::max(hi, frames[i]);
+  }
+  return {lo, bits == 0 ? 0.0f : (hi - lo) / static_cast<float>((1u << bits) - 1)};
+}
+
+std::uint32_t packed_quantize(float v, const LaneRange& r, int bits) {
+  if (!(r.scale > 0)) return 0;
+  const float top = static_cast<float>((1u << bits) - 1);
+  return static_cast<std::uint32_t>(std::clamp(std::round((v - r.min) / r.scale), 0.0f, top));
+}
+
+// `source` (packed_source's) as the sampler reads it back with `bits` per component; rotations
+// come back with w rebuilt.
+std::vector<float> through_packed(std::span<const float> source, int comps, bool rotation,
+                                  int bits) {
+  const int stored = rotation ? 3 : comps;
+  std::array<LaneRange, 4> ranges;
+  for (int k = 0; k < stored; ++k) ranges[k] = packed_range(source, comps, k, bits);
+  std::vector<float> out(source.begin(), source.end());
+  for (std::size_t f = 0; f < out.size(); f += comps) {
+    float* v = out.data() + f;
+    for (int k = 0; k < stored; ++k) {
+      v[k] = dequantize(static_cast<float>(packed_quantize(v[k], ranges[k], bits)), ranges[k]);
+    }
+    if (rotation)
+      v[3] = std::sqrt(std::max(0.0f, 1.0f - (v[0] * v[0] + v[1] * v[1] + v[2] * v[2])));
+  }
+  return out;
+}
+
+// The fewest bits (0 to kMaxLaneBits) that keep a moving lane within its tolerance, its error
+// taken to fall as bits are added; -1 when even the most do not.
+int packed_lane_bits(const Clip& clip, const Lane& lane, std::span<const float> source,
+                     const FrameTimes& times) {
+  const int comps = components(lane.channel);
+  const bool rotation = lane.channel == Data::Channel::kRotation;
+  const auto fits = [&](int bits) {
+    return uniform_error(clip, lane, through_packed(source, comps, rotation, bits), times, true) <=
+           lane.tolerance;
+  };
+  int lo = 0, hi = Data::kMaxLaneBits;
+  if (!fits(hi)) return -1;
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (fits(mid)) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return hi;
 }
 
 // --- Building one attempt ----------------------------------------------------------------------
@@ -547,6 +629,7 @@ struct LayoutInputs {
   const FrameTimes& base_times;
   std::size_t joints = 0;
   bool quantize_keys = true;
+  bool pack_lanes = true;
 
   // The lane of joint group g, channel c, lane i; -1 past the last joint.
   std::ptrdiff_t lane_index(std::size_t g, int c, std::size_t i) const {
@@ -602,11 +685,44 @@ std::vector<std::pair<std::size_t, int>> assemble_sources(const LayoutInputs& in
 // One moving group's channel in one segment, before it has a place in a stream.
 struct PendingGroup {
   Data::TrackGroup tg;
+  Data::Channel channel = Data::Channel::kTranslation;
   int rate = 0;
   int comps = 3;
   std::vector<std::vector<float>> lane_frames;  // 8 lanes of (frames x comps) values
   std::array<std::array<LaneRange, 4>, kSoaWidth> ranges{};
 };
+
+// Each lane with its own bits (kPacked), taken when its frames are smaller than p's format's.
+void try_packed(const LayoutInputs& in, const FrameTimes& times, std::size_t g, int c,
+                PendingGroup& p) {
+  const bool rotation = p.channel == Data::Channel::kRotation;
+  Data::TrackGroup packed = p.tg;
+  packed.format = Data::Format::kPacked;
+  std::vector<std::vector<float>> sources(kSoaWidth);
+  for (std::size_t i = 0; i < kSoaWidth; ++i) {
+    const std::ptrdiff_t l = in.lane_index(g, c, i);
+    sources[i] = packed_source(p.lane_frames[i], rotation);
+    // A lane that holds one value (rest, constant, exact keys, past the last joint) needs none.
+    if (!in.uniform(l)) continue;
+    const int bits =
+        packed_lane_bits(in.clip, in.a.lanes[static_cast<std::size_t>(l)], sources[i], times);
+    if (bits < 0) return;
+    packed.lane_bits[i] = static_cast<std::uint8_t>(bits);
+  }
+  compiled_detail::set_lane_offsets(packed);
+  if (compiled_detail::group_frame_bytes(packed, p.channel) >=
+      compiled_detail::group_frame_bytes(p.tg, p.channel)) {
+    return;
+  }
+  p.tg = packed;
+  p.lane_frames = std::move(sources);
+  const int stored = compiled_detail::stored_components(p.channel, packed.format);
+  for (std::size_t i = 0; i < kSoaWidth; ++i) {
+    for (int k = 0; k < stored; ++k) {
+      p.ranges[i][k] = packed_range(p.lane_frames[i], p.comps, k, packed.lane_bits[i]);
+    }
+  }
+}
 
 // Group g's channel c in `seg`: its lanes' frames at the group's rate, and the smallest format
 // that keeps every moving lane within its tolerance.
@@ -627,6 +743,7 @@ PendingGroup pending_group(const LayoutInputs& in, const SegmentPlan& seg, std::
       for (int k = 0; k < p.comps; ++k) p.lane_frames[i].push_back(v[k]);
     }
   }
+  p.channel = channel_of(c);
   for (Data::Format f : {Data::Format::kU8, Data::Format::kU16, Data::Format::kF32}) {
     if (!in.quantize_keys && f != Data::Format::kF32) continue;
     bool ok = true;
@@ -643,52 +760,90 @@ PendingGroup pending_group(const LayoutInputs& in, const SegmentPlan& seg, std::
       break;
     }
   }
+  if (in.quantize_keys && in.pack_lanes) try_packed(in, times, g, c, p);
   return p;
 }
 
 // One stream per rate in use, slowest first; within a frame, groups one after the other, each
-// aligned to its element size. Fills stream_of_rate for the rates in use.
+// aligned to its element size. A packed group of no bits (every lane at its min) reads nothing,
+// so it goes to the segment's first stream, made of one 4-byte frame per frame when no other
+// group needs one. Fills stream_of_rate for the rates in use.
 void assemble_streams(const LayoutInputs& in, const SegmentPlan& seg,
                       std::vector<PendingGroup>& pending, Data::Segment& out, Data& d,
                       std::uint8_t (&stream_of_rate)[kRateCount]) {
-  for (int rate = 0; rate < kRateCount; ++rate) {
-    std::size_t offset = 0;
-    for (PendingGroup& p : pending) {
-      if (p.rate != rate) continue;
-      p.tg.stream = static_cast<std::uint8_t>(d.streams.size() - out.first_stream);
-      const std::size_t align = element_bytes(p.tg.format);
-      offset = (offset + align - 1) / align * align;
-      p.tg.frame_offset = static_cast<std::uint32_t>(offset);
-      offset += static_cast<std::size_t>(p.comps) * kSoaWidth * align;
-    }
-    if (offset == 0) continue;
+  const auto bytes_of = [](const PendingGroup& p) {
+    return compiled_detail::group_frame_bytes(p.tg, p.channel);
+  };
+  int first_rate = -1;
+  const auto add_stream = [&](int rate, std::size_t bytes) {
     const FrameTimes times = rate_times(in.base_times, seg.b0, seg.b1, rate);
     Data::Stream st;
     st.frame_count = static_cast<std::uint32_t>(times.size());
     st.sample_rate = static_cast<float>(
         rate_of((in.base_times.size() - 1) / static_cast<double>(d.duration), rate));
-    st.frame_stride = static_cast<std::uint32_t>((offset + 3) / 4 * 4);
+    st.frame_stride = static_cast<std::uint32_t>(std::max<std::size_t>(4, (bytes + 3) / 4 * 4));
     st.first_time = static_cast<std::uint32_t>(d.frame_times.size());
     st.first_byte = d.frames.size();
     d.frame_times.insert(d.frame_times.end(), times.begin(), times.end());
     d.frames.resize(d.frames.size() + std::size_t{st.frame_count} * st.frame_stride, 0);
     stream_of_rate[rate] = static_cast<std::uint8_t>(d.streams.size());
     d.streams.push_back(st);
+    if (first_rate < 0) first_rate = rate;
+  };
+  for (int rate = 0; rate < kRateCount; ++rate) {
+    std::size_t offset = 0;
+    for (PendingGroup& p : pending) {
+      if (p.rate != rate || bytes_of(p) == 0) continue;
+      p.tg.stream = static_cast<std::uint8_t>(d.streams.size() - out.first_stream);
+      const std::size_t align = element_bytes(p.tg.format);
+      offset = (offset + align - 1) / align * align;
+      p.tg.frame_offset = static_cast<std::uint32_t>(offset);
+      offset += bytes_of(p);
+    }
+    if (offset > 0) add_stream(rate, offset);
+  }
+  for (PendingGroup& p : pending) {
+    if (bytes_of(p) != 0) continue;
+    if (first_rate < 0) add_stream(p.rate, 0);
+    p.rate = first_rate;
+    p.tg.stream = 0;
+    p.tg.frame_offset = 0;
   }
   out.stream_count = static_cast<std::uint32_t>(d.streams.size()) - out.first_stream;
 }
 
 // A placed group's ranges into the range table and its values, in its format, into its frames.
+// A kPacked group's frames: per stored component, each lane's bits at its offset in the record.
+void write_packed_frames(const PendingGroup& p, const Data::Stream& st, Data& d) {
+  const Data::TrackGroup& tg = p.tg;
+  const int stored = compiled_detail::stored_components(p.channel, tg.format);
+  const std::size_t record = compiled_detail::packed_record_bytes(tg);
+  for (std::size_t f = 0; f < st.frame_count; ++f) {
+    std::uint8_t* dst = d.frames.data() + st.first_byte + f * st.frame_stride + tg.frame_offset;
+    for (int k = 0; k < stored; ++k, dst += record) {
+      for (std::size_t i = 0; i < kSoaWidth; ++i) {
+        const std::uint32_t q =
+            packed_quantize(p.lane_frames[i][f * p.comps + k], p.ranges[i][k], tg.lane_bits[i]);
+        for (unsigned b = 0; b < tg.lane_bits[i]; ++b) {
+          const unsigned at = tg.lane_offset[i] + b;
+          dst[at / 8] = static_cast<std::uint8_t>(dst[at / 8] | (((q >> b) & 1u) << (at % 8)));
+        }
+      }
+    }
+  }
+}
+
 void write_group(const PendingGroup& p, const Data::Stream& st, Data& d) {
   Data::TrackGroup tg = p.tg;
   if (tg.format != Data::Format::kF32) {
     tg.range_offset = static_cast<std::uint32_t>(d.ranges.size());
-    for (int k = 0; k < p.comps; ++k) {
+    for (int k = 0; k < compiled_detail::stored_components(p.channel, tg.format); ++k) {
       for (std::size_t i = 0; i < kSoaWidth; ++i) d.ranges.push_back(p.ranges[i][k].min);
       for (std::size_t i = 0; i < kSoaWidth; ++i) d.ranges.push_back(p.ranges[i][k].scale);
     }
   }
   d.track_groups.push_back(tg);
+  if (tg.format == Data::Format::kPacked) return write_packed_frames(p, st, d);
   for (std::size_t f = 0; f < st.frame_count; ++f) {
     std::uint8_t* dst = d.frames.data() + st.first_byte + f * st.frame_stride + tg.frame_offset;
     for (int k = 0; k < p.comps; ++k) {
@@ -706,6 +861,8 @@ void write_group(const PendingGroup& p, const Data::Stream& st, Data& d) {
           }
           case Data::Format::kF32:
             std::memcpy(dst + 4 * e, &v, 4);
+            break;
+          case Data::Format::kPacked:
             break;
         }
       }
@@ -728,8 +885,8 @@ void assemble_keyed(const Clip& clip, const Attempt& a, Data& d) {
 }
 
 Data assemble(const Clip& clip, const Skeleton& skeleton, const Attempt& a,
-              const FrameTimes& base_times, bool quantize_keys, bool additive) {
-  const LayoutInputs in{clip, a, base_times, skeleton.size(), quantize_keys};
+              const FrameTimes& base_times, const CompileOptions& options, bool additive) {
+  const LayoutInputs in{clip, a, base_times, skeleton.size(), options.quantize, options.pack};
   Data d;
   d.name = clip.name();
   d.duration = clip.duration();
@@ -909,7 +1066,7 @@ Result<CompiledClip> CompiledClip::compile(const Clip& clip, const Skeleton& ske
     // rounding, so compile() always ends with a clip within the bound.
     const Attempt attempt =
         plan(clip, skeleton, geo, bound, share, base, base_times, step.part(0.0f, 0.5f));
-    Data data = assemble(clip, skeleton, attempt, base_times, options.quantize, additive);
+    Data data = assemble(clip, skeleton, attempt, base_times, options, additive);
     Result<CompiledClip> compiled = from_data(std::move(data), where);
     if (!compiled) return compiled.error();
     const Measurement m = measure(clip, *compiled, skeleton, geo, base, options.additive_reference,

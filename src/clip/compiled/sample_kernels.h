@@ -49,6 +49,39 @@ MARROW_KERNEL void interpolate_group(const std::uint8_t* frame0, const std::uint
   for (int k = 0; k < Comps; ++k) v[k].store(out + k * kSoaWidth);
 }
 
+// A kPacked group: each lane's bits unpacked from one record per stored component, then as
+// interpolate_group. Rotations come without w: each frame's is rebuilt as the non-negative root
+// of 1 - x^2 - y^2 - z^2, and the second frame's sign is turned to the first's hemisphere.
+template <class F, int Comps>
+MARROW_KERNEL void interpolate_packed(const std::uint8_t* frame0, const std::uint8_t* frame1,
+                                      const float* range, F alpha,
+                                      const CompiledClipData::TrackGroup& tg, float* out) {
+  const auto windows = bit_windows(tg.lane_offset, tg.lane_bits, alpha);
+  // One component's record: every lane's bits, rounded up to bytes (layout.h).
+  const std::size_t record = (std::size_t{tg.lane_offset[7]} + tg.lane_bits[7] + 7) / 8;
+  F a[4], b[4];
+  for (int k = 0; k < 3; ++k) {
+    const F scale = F::loadu(range + (2 * k + 1) * kSoaWidth),
+            min = F::loadu(range + 2 * k * kSoaWidth);
+    a[k] = fma(to_float(load_bits(frame0 + k * record, windows)), scale, min);
+    b[k] = fma(to_float(load_bits(frame1 + k * record, windows)), scale, min);
+  }
+  if constexpr (Comps == 4) {
+    const F one = F::set1(1.0f), zero = F::zero();
+    a[3] = sqrt(max(one - fma(a[0], a[0], fma(a[1], a[1], a[2] * a[2])), zero));
+    b[3] = sqrt(max(one - fma(b[0], b[0], fma(b[1], b[1], b[2] * b[2])), zero));
+    const F dot = fma(a[0], b[0], fma(a[1], b[1], fma(a[2], b[2], a[3] * b[3])));
+    for (int k = 0; k < 4; ++k) b[k] = flip_sign(b[k], dot);
+  }
+  F v[Comps];
+  for (int k = 0; k < Comps; ++k) v[k] = fma(b[k] - a[k], alpha, a[k]);
+  if constexpr (Comps == 4) {
+    const F inv = rsqrt(fma(v[0], v[0], fma(v[1], v[1], fma(v[2], v[2], v[3] * v[3]))));
+    for (int k = 0; k < 4; ++k) v[k] = v[k] * inv;
+  }
+  for (int k = 0; k < Comps; ++k) v[k].store(out + k * kSoaWidth);
+}
+
 template <class F, int Comps>
 MARROW_KERNEL void animated_channel(const SampleArgs& a, const CompiledClipData::TrackGroup& tg,
                                     float* out) {
@@ -61,6 +94,8 @@ MARROW_KERNEL void animated_channel(const SampleArgs& a, const CompiledClipData:
       return interpolate_group<F, CompiledClipData::Format::kU8, Comps>(f0, f1, range, alpha, out);
     case CompiledClipData::Format::kU16:
       return interpolate_group<F, CompiledClipData::Format::kU16, Comps>(f0, f1, range, alpha, out);
+    case CompiledClipData::Format::kPacked:
+      return interpolate_packed<F, Comps>(f0, f1, range, alpha, tg, out);
     default:
       return interpolate_group<F, CompiledClipData::Format::kF32, Comps>(f0, f1, range, alpha, out);
   }

@@ -542,7 +542,7 @@ class Decoder {
     if (!clip) throw ReadError{clip.error().message};
     asset_.compiled_clips.push_back(
         version_ >= 3 ? archive_detail::read_compiled_clip(in_, section_end_, name_, what, *clip,
-                                                           asset_.skeleton.size())
+                                                           asset_.skeleton.size(), version_)
                       : std::nullopt);
     asset_.rate_sources.resize(asset_.clips.size(), RateSource::kFile);
     asset_.rate_sources.push_back(rate_source);

@@ -59,6 +59,7 @@ void write_record(Out& out, const Data& d) {
     out.u16(0);
     out.u32(g.frame_offset);
     out.u32(g.range_offset);
+    out.array(g.lane_bits, kSoaWidth);  // version 6
   }
   counted(out, d.ranges);
   counted(out, d.frames);
@@ -133,7 +134,8 @@ void write_compiled_clip(Out& out, const std::optional<CompiledClip>& compiled, 
 
 std::optional<CompiledClip> read_compiled_clip(In& in, std::size_t section_end,
                                                const std::string& file, const std::string& what,
-                                               const Clip& clip, std::size_t joint_count) {
+                                               const Clip& clip, std::size_t joint_count,
+                                               std::uint32_t version) {
   const std::size_t length_at = in.pos();
   const std::uint32_t length = in.u32("compiled clip length");
   if (length == 0) return std::nullopt;
@@ -194,16 +196,19 @@ std::optional<CompiledClip> read_compiled_clip(In& in, std::size_t section_end,
     s.first_byte = in.u64("stream first byte");
   }
   read_array(in, d.frame_times, "frame time count");
-  // stream 1 + format 1 + reserved 2 + frame offset 4 + range offset 4
-  d.track_groups.resize(in.count("track group count", 12));
+  // stream 1 + format 1 + reserved 2 + frame offset 4 + range offset 4 (+ lane bits 8 from
+  // version 6, which added kPacked)
+  const bool lane_bits = version >= 6;
+  d.track_groups.resize(in.count("track group count", lane_bits ? 20 : 12));
   for (Data::TrackGroup& g : d.track_groups) {
     g.stream = in.u8("track group stream");
-    g.format = static_cast<Data::Format>(enum_byte(in, "track group format", 2));
+    g.format = static_cast<Data::Format>(enum_byte(in, "track group format", lane_bits ? 3 : 2));
     const std::size_t reserved_at = in.pos();
     if (in.u16("track group reserved bytes") != 0)
       in.fail(reserved_at, "track group reserved bytes not 0");
     g.frame_offset = in.u32("track group frame offset");
     g.range_offset = in.u32("track group range offset");
+    if (lane_bits) in.array(g.lane_bits, kSoaWidth, "track group lane bits");
   }
   read_array(in, d.ranges, "range count");
   read_array(in, d.frames, "frame byte count");

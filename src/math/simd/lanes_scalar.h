@@ -255,4 +255,6 @@ MARROW_LANES_INLINE void store_scattered4(float* out, const std::uint32_t* index
   }
 }
 
+#include "math/simd/lanes_bits_portable.inc"
+
 }  // namespace marrow::simd::scalar

@@ -223,5 +223,6 @@ MARROW_LANES_INLINE void store4(float* p, V v) {
 }
 
 #include "math/simd/lanes_128_common.inc"
+#include "math/simd/lanes_bits_portable.inc"
 
 }  // namespace marrow::simd::sse2

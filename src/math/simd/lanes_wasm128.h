@@ -212,6 +212,7 @@ MARROW_LANES_INLINE void store4(float* p, V v) {
 }
 
 #include "math/simd/lanes_128_common.inc"
+#include "math/simd/lanes_bits_portable.inc"
 
 #undef MARROW_SHUFPS
 

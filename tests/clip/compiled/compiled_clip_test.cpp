@@ -145,7 +145,10 @@ void check_asset(const Asset& asset, const CompileOptions& options = {}) {
         const std::vector<Transform> got = compiled_pose(*compiled, skeleton, times[i]);
         for (std::size_t j = 0; j < skeleton.size(); ++j) {
           EXPECT_TRUE(near(got[j].translation, scalar[k][j].translation, 1e-6f));
-          EXPECT_TRUE(same_rotation(got[j].rotation, scalar[k][j].rotation, 1e-6f));
+          // Packed rotations rebuild w as sqrt(1 - x^2 - y^2 - z^2): a rounding of the sum moves w
+          // by about that rounding over 2w, which levels with and without FMA round differently.
+          const float w = std::max(std::fabs(scalar[k][j].rotation.w), 1e-3f);
+          EXPECT_TRUE(same_rotation(got[j].rotation, scalar[k][j].rotation, 1e-6f + 5e-7f / w));
           EXPECT_TRUE(near(got[j].scale, scalar[k][j].scale, 1e-6f));
         }
       }
@@ -424,6 +427,156 @@ TEST(CompiledClip, ChannelsThatDoNotMoveCostNoFrames) {
   EXPECT_EQ(d.track_groups.size(), 1u);
   EXPECT_EQ(c->keyed_clip(), nullptr);
   expect_within_bound(clip, s);
+}
+
+// kPacked as docs/formats_archive.md defines it, decoded on every SIMD level: lane i's value is
+// lane_bits[i] bits, least significant first, from bit lane_offset[i] of its component's
+// little-endian record; value = min + q * scale; rotations store x, y, z, and w is the
+// non-negative root, the second frame turned to the first's hemisphere.
+CompiledClipData packed_by_hand() {
+  CompiledClipData d;
+  d.name = "packed";
+  d.duration = 1;
+  d.joint_count = 8;
+  using Source = CompiledClipData::Source;
+  d.sources = {Source::kAnimated, Source::kAnimated, Source::kRest};
+  d.segment_rate = 1;
+  d.segments = {{0.0f, 0, 1, 0}};
+  d.frame_times = {0.0f, 1.0f};
+  CompiledClipData::TrackGroup translation, rotation;
+  translation.format = rotation.format = CompiledClipData::Format::kPacked;
+  const std::uint8_t bits[8] = {0, 1, 3, 7, 8, 13, 24, 5};  // 61 bits: 8-byte records
+  std::copy_n(bits, 8, translation.lane_bits);
+  std::fill_n(rotation.lane_bits, 8, 8);  // 64 bits: 8-byte records
+  translation.frame_offset = 0;
+  rotation.frame_offset = 24;
+  translation.range_offset = 0;
+  rotation.range_offset = 48;
+  d.track_groups = {translation, rotation};
+  // Translations: min 100 k for component k, scale 1. Rotations: min -1, scale 0.1.
+  for (int k = 0; k < 3; ++k) {
+    for (int i = 0; i < 8; ++i) d.ranges.push_back(100.0f * k);
+    for (int i = 0; i < 8; ++i) d.ranges.push_back(1.0f);
+  }
+  for (int k = 0; k < 3; ++k) {
+    for (int i = 0; i < 8; ++i) d.ranges.push_back(-1.0f);
+    for (int i = 0; i < 8; ++i) d.ranges.push_back(0.1f);
+  }
+  d.streams = {{1.0f, 2, 48, 0, 0}};
+  d.frames.assign(96, 0);
+  return d;
+}
+
+// Writes q into a record at bit `at`, least significant bit first.
+void put_bits(std::uint8_t* record, unsigned at, unsigned bits, std::uint32_t q) {
+  for (unsigned b = 0; b < bits; ++b, ++at) {
+    if ((q >> b) & 1u) record[at / 8] = static_cast<std::uint8_t>(record[at / 8] | 1u << (at % 8));
+  }
+}
+
+TEST(CompiledClip, PackedLanesDecodeAsTheFormatSaysOnEveryLevel) {
+  CompiledClipData d = packed_by_hand();
+  const std::uint32_t q[8] = {0, 1, 5, 100, 200, 8000, 16000000, 31};
+  for (int f = 0; f < 2; ++f) {
+    for (int k = 0; k < 3; ++k) {
+      unsigned at = 0;
+      for (int i = 0; i < 8; ++i) {
+        const unsigned bits = d.track_groups[0].lane_bits[i];
+        put_bits(d.frames.data() + 48 * f + 8 * k, at, bits, q[i] >> k);
+        at += bits;
+      }
+    }
+    // Rotations, 8 bits each: lane 0 turns from (0.8, 0, 0, 0.6) to (-0.8, 0, 0, 0.6), the
+    // others stay (0, 0, 0, 1); q = (value + 1) / 0.1.
+    for (int k = 0; k < 3; ++k) {
+      for (unsigned i = 0; i < 8; ++i) {
+        const std::uint32_t code = i == 0 && k == 0 ? (f == 0 ? 18 : 2) : 10;
+        put_bits(d.frames.data() + 48 * f + 24 + 8 * k, 8 * i, 8, code);
+      }
+    }
+  }
+  Result<CompiledClip> clip = CompiledClip::from_data(d, "by hand");
+  ASSERT_TRUE(clip.ok()) << clip.error().message;
+  EXPECT_EQ(clip->layout().track_groups[0].lane_offset[6], 32);  // 0+1+3+7+8+13
+  std::vector<SoaTransform> rest(1), out(1);
+  for_each_simd_level([&](SimdLevel) {
+    CompiledSamplingJob job;
+    job.clip = &*clip;
+    job.rest_pose = rest;
+    job.output = out;
+    job.time = 0;
+    ASSERT_TRUE(job.run());
+    const float* planes[3] = {out[0].tx, out[0].ty, out[0].tz};
+    for (int k = 0; k < 3; ++k) {
+      for (int i = 0; i < 8; ++i) {
+        const float want = static_cast<float>(i == 0 ? 0u : q[i] >> k) + 100.0f * k;
+        EXPECT_EQ(planes[k][i], want) << "lane " << i << " component " << k;
+      }
+    }
+    EXPECT_NEAR(out[0].qx[0], 0.8f, 1e-6f);
+    EXPECT_NEAR(out[0].qw[0], 0.6f, 1e-6f);
+    for (int i = 1; i < 8; ++i) EXPECT_NEAR(out[0].qw[i], 1.0f, 1e-6f) << "lane " << i;
+    // Halfway: (0.8, 0, 0, 0.6) and the nearer of +-(-0.8, 0, 0, 0.6) average to (0.8, 0, 0, 0),
+    // which normalizes to (1, 0, 0, 0); without the turn it would be (0, 0, 0, 1).
+    job.time = 0.5f;
+    ASSERT_TRUE(job.run());
+    EXPECT_NEAR(std::fabs(out[0].qx[0]), 1.0f, 1e-5f);
+    EXPECT_NEAR(out[0].qw[0], 0.0f, 1e-5f);
+  });
+}
+
+TEST(CompiledClip, PackedGroupsThatCannotBeReadAreRefused) {
+  const auto refused = [](CompiledClipData d, const std::string& part) {
+    Result<CompiledClip> c = CompiledClip::from_data(std::move(d), "bad");
+    ASSERT_FALSE(c.ok()) << "accepted; expected " << part;
+    EXPECT_NE(c.error().message.find(part), std::string::npos) << c.error().message;
+  };
+  CompiledClipData d = packed_by_hand();
+  d.track_groups[0].lane_bits[6] = 25;
+  refused(d, "track group 0 lane 6 has 25 bits (at most 24");
+  d = packed_by_hand();
+  d.track_groups[0].format = CompiledClipData::Format::kU8;
+  refused(d, "lane 1 has 1 bits (at most 0 in its format)");
+  d = packed_by_hand();
+  d.track_groups[1].frame_offset = 25;  // 24 bytes from 25 run past the 48-byte frame
+  refused(d, "track group 1 lies outside its frame");
+  d = packed_by_hand();
+  d.ranges[48] = 0.5f;  // every x at least 0.5, y and z -1 at q = 0: |xyz| about 1.5
+  refused(d, "not a unit quaternion");
+}
+
+// Joints that do not move cost a packed group no bits; the one that moves gets some.
+TEST(CompiledClip, StillJointsCostPackedGroupsNoBits) {
+  const Skeleton s = chain();
+  std::vector<float> times, turn;
+  for (int k = 0; k <= 30; ++k) {
+    times.push_back(k / 30.0f);
+    const Quat q = about_z(40.0f * std::sin(k / 5.0f));
+    append(turn, {q.x, q.y, q.z, q.w});
+  }
+  const Clip clip = hand_clip(s, [&](ClipBuilder& b) {
+    ASSERT_TRUE(
+        b.add_track(1, "mid", TrackTarget::kRotation, Interpolation::kLinear, times, turn, "t"));
+  });
+  Result<CompiledClip> c = CompiledClip::compile(clip, s);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  ASSERT_FALSE(c->layout().track_groups.empty());
+  for (const CompiledClipData::TrackGroup& g : c->layout().track_groups) {
+    ASSERT_EQ(g.format, CompiledClipData::Format::kPacked);
+    EXPECT_GT(g.lane_bits[1], 0);
+    EXPECT_LE(g.lane_bits[1], CompiledClipData::kMaxLaneBits);
+    for (int i : {0, 2, 3, 4, 5, 6, 7}) EXPECT_EQ(g.lane_bits[i], 0) << "lane " << i;
+  }
+  expect_within_bound(clip, s);
+  // Without packing, the same clip keeps 8- or 16-bit groups, and more bytes.
+  CompileOptions unpacked;
+  unpacked.pack = false;
+  Result<CompiledClip> u = CompiledClip::compile(clip, s, unpacked);
+  ASSERT_TRUE(u.ok()) << u.error().message;
+  for (const CompiledClipData::TrackGroup& g : u->layout().track_groups)
+    EXPECT_NE(g.format, CompiledClipData::Format::kPacked);
+  EXPECT_LT(c->size_bytes(), u->size_bytes());
+  expect_within_bound(clip, s, unpacked);
 }
 
 TEST(CompiledClip, AdditiveClipsAreMeasuredOnTheReferenceWithTheirDeltas) {

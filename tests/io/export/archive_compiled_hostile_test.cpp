@@ -19,16 +19,16 @@ using Data = CompiledClipData;
 struct Fixture {
   Asset asset = compiled_asset();
   Bytes archive;
-  Data data[2];
-  Record record[2];
+  Data data[3];
+  Record record[3];
   // Where each clip's record starts in `archive`.
-  std::size_t record_at[2] = {0, 0};
+  std::size_t record_at[3] = {0, 0, 0};
 
   Fixture() {
     Result<Bytes> b = archive_bytes(asset);
     EXPECT_TRUE(b.ok()) << b.error().message;
     archive = b.ok() ? *b : Bytes{};
-    for (int c = 0; c < 2; ++c) {
+    for (int c = 0; c < 3; ++c) {
       data[c] = asset.compiled_clips[static_cast<std::size_t>(c)]->to_data();
       record[c] = serialize_record(data[c]);
       record_at[c] = clip_section_end(archive, c) - record[c].bytes.size();
@@ -91,7 +91,7 @@ void expect_rejected(const Bytes& b, int c, const std::string& part) {
 // The fixture covers what it claims: every source kind, every format, exact-key tracks.
 TEST(ArchiveCompiledHostile, TheFixtureHoldsEveryKindOfCompiledData) {
   const Fixture& f = fixture();
-  bool formats[3] = {}, sources[3] = {};
+  bool formats[4] = {}, sources[3] = {};
   for (const Data& d : f.data) {
     for (const Data::TrackGroup& g : d.track_groups) formats[static_cast<int>(g.format)] = true;
     for (Data::Source s : d.sources) sources[static_cast<int>(s)] = true;
@@ -99,13 +99,14 @@ TEST(ArchiveCompiledHostile, TheFixtureHoldsEveryKindOfCompiledData) {
   }
   EXPECT_TRUE(formats[0] || formats[1]) << "no quantized track group";
   EXPECT_TRUE(formats[2]) << "no float track group";
+  EXPECT_TRUE(formats[3]) << "no packed track group";
   EXPECT_TRUE(sources[0] && sources[1] && sources[2]);
 }
 
 // The library writes the record exactly as docs/formats_archive.md lays it out.
 TEST(ArchiveCompiledHostile, TheRecordIsTheDocumentedLayout) {
   const Fixture& f = fixture();
-  for (int c = 0; c < 2; ++c) {
+  for (int c = 0; c < 3; ++c) {
     const Bytes& r = f.record[c].bytes;
     ASSERT_GE(f.record_at[c], 4u);
     EXPECT_EQ(u32_at(f.archive, f.record_at[c] - 4), r.size());
@@ -197,7 +198,7 @@ TEST(ArchiveCompiledHostile, CountsThatLieAreBoundedByTheRecord) {
 TEST(ArchiveCompiledHostile, EnumsAndReservedBytesOutOfRange) {
   const Fixture& f = fixture();
   expect_rejected(f.with_bytes(0, "sources", 0, {3}), 0, "channel source 3 is unknown");
-  expect_rejected(f.with_bytes(0, "track groups", 1, {3}), 0, "track group format 3 is unknown");
+  expect_rejected(f.with_bytes(0, "track groups", 1, {4}), 0, "track group format 4 is unknown");
   expect_rejected(f.with_bytes(0, "track groups", 2, {1}), 0, "track group reserved bytes not 0");
   expect_rejected(f.with_bytes(0, "exact tracks", 2, {3}), 0, "exact track channel 3 is unknown");
   expect_rejected(f.with_bytes(0, "exact tracks", 3, {7}), 0,
@@ -340,6 +341,74 @@ TEST(ArchiveCompiledHostile, ValuesThatDecodeOutOfRange) {
                   0, "rotation is not a unit quaternion");
 }
 
+// kPacked groups (version 6): lane bits past 24, bits in another format, records that outgrow
+// their frame, rotations whose x, y and z leave no room for w, and the format in a version-5
+// archive, which had none.
+TEST(ArchiveCompiledHostile, PackedGroupsThatLie) {
+  const Fixture& f = fixture();
+  const Data& p = f.data[2];
+  std::size_t packed = p.track_groups.size(), rotation = p.track_groups.size(), animated = 0;
+  for (std::size_t s = 0; s < p.sources.size(); ++s) {
+    if (p.sources[s] != Data::Source::kAnimated) continue;
+    const Data::TrackGroup& g = p.track_groups[animated];
+    if (g.format == Data::Format::kPacked && packed == p.track_groups.size()) packed = animated;
+    if (g.format == Data::Format::kPacked && s % 3 == 1 && rotation == p.track_groups.size())
+      rotation = animated;
+    ++animated;
+  }
+  ASSERT_LT(packed, p.track_groups.size()) << "no packed group";
+  ASSERT_LT(rotation, p.track_groups.size()) << "no packed rotation group";
+  const auto data = [&](auto change, const std::string& part) {
+    expect_rejected(f.with_data(2, change), 2, part);
+  };
+  data([&](Data& d) { d.track_groups[packed].lane_bits[6] = 25; }, "lane 6 has 25 bits");
+  data([&](Data& d) { d.track_groups[packed].lane_bits[3] = 255; }, "lane 3 has 255 bits");
+  // The group's records starting at its frame's last byte.
+  data(
+      [&](Data& d) {
+        Data::TrackGroup& g = d.track_groups[packed];
+        g.frame_offset = d.streams[d.segments[0].first_stream + g.stream].frame_stride - 1;
+      },
+      "lies outside its frame");
+  // Bits on a float group.
+  expect_rejected(f.with_data(1, [](Data& d) { d.track_groups[0].lane_bits[0] = 1; }), 1,
+                  "lane 0 has 1 bits (at most 0 in its format)");
+  // A rotation's x range moved by 2: |xyz| about 2, no room for w.
+  const std::uint32_t range = p.track_groups[rotation].range_offset;
+  data([&](Data& d) { d.ranges[range] += 2; }, "not a unit quaternion");
+  // Format 3 in a version-5 archive is unknown: every record written as version 5 wrote them (no
+  // lane bits) and the archive's version set to 5. Without clip 2's packed groups, it loads.
+  const auto as_version5 = [&](bool keep_packed) {
+    Bytes b = f.archive;
+    for (int c = 0; c < 3; ++c) {
+      Record r = serialize_record(f.data[c]);
+      for (std::size_t g = f.data[c].track_groups.size(); g-- > 0;) {
+        const std::size_t at = r.at.at("track groups") + g * 20 + 12;
+        r.bytes.erase(r.bytes.begin() + static_cast<std::ptrdiff_t>(at),
+                      r.bytes.begin() + static_cast<std::ptrdiff_t>(at + 8));
+      }
+      const bool drop = c == 2 && !keep_packed;
+      b = splice_record(b, c, f.record[c].bytes.size(),
+                        drop ? 0u : static_cast<std::uint32_t>(r.bytes.size()),
+                        drop ? Bytes{} : r.bytes);
+    }
+    put_u32_at(b, 8, 5);
+    reseal_archive(b);
+    return b;
+  };
+  Result<Asset> v5 = read_archive(as_version5(false), "v5.marrow");
+  ASSERT_TRUE(v5.ok()) << v5.error().message;
+  ASSERT_NE(v5->compiled_clip(0), nullptr);
+  EXPECT_EQ(v5->compiled_clip(0)->size_bytes(), f.asset.compiled_clip(0)->size_bytes());
+  EXPECT_EQ(v5->compiled_clip(2), nullptr);
+  Result<Asset> packed_v5 = read_archive(as_version5(true), "v5.marrow");
+  ASSERT_FALSE(packed_v5.ok());
+  EXPECT_NE(packed_v5.error().message.find("clip 2 'packed': compiled clip: track group format 3 "
+                                           "is unknown"),
+            std::string::npos)
+      << packed_v5.error().message;
+}
+
 TEST(ArchiveCompiledHostile, ReportsThatContradictThemselves) {
   const Fixture& f = fixture();
   expect_rejected(f.with_data(0, [](Data& d) { d.report.bound = std::nanf(""); }), 0,
@@ -359,7 +428,7 @@ TEST(ArchiveCompiledHostile, ReportsThatContradictThemselves) {
 TEST(ArchiveCompiledHostile, RandomDamageResealedNeverCrashes) {
   const Fixture& f = fixture();
   std::mt19937 rng(1313);
-  std::uniform_int_distribution<int> value(0, 255), how_many(1, 4), clip(0, 1);
+  std::uniform_int_distribution<int> value(0, 255), how_many(1, 4), clip(0, 2);
   int rejected = 0, accepted = 0;
   for (int round = 0; round < 1500; ++round) {
     const int c = clip(rng);

@@ -144,7 +144,7 @@ void expect_same_compiled(const CompiledClip& a, const CompiledClip& b) {
 void expect_compiled_round_trip(const Asset& a) {
   Result<Bytes> bytes = archive_bytes(a);
   ASSERT_TRUE(bytes.ok()) << bytes.error().message;
-  EXPECT_EQ((*bytes)[8], 5);
+  EXPECT_EQ((*bytes)[8], 6);
   Result<Asset> back = read_archive(*bytes, "compiled.marrow");
   ASSERT_TRUE(back.ok()) << back.error().message;
   expect_same_asset(a, *back);
@@ -221,7 +221,7 @@ TEST(Archive, RefusesToWriteACompiledClipOfAnotherClip) {
   a.compiled_clips.push_back(a.compiled_clips[0]);
   bytes = archive_bytes(a);
   ASSERT_FALSE(bytes.ok());
-  EXPECT_NE(bytes.error().message.find("3 compiled clips for 2 clips"), std::string::npos)
+  EXPECT_NE(bytes.error().message.find("4 compiled clips for 3 clips"), std::string::npos)
       << bytes.error().message;
 }
 
@@ -292,7 +292,7 @@ TEST(Archive, HeaderIsWhatTheDocsSay) {
     return std::uint32_t(b[at]) | std::uint32_t(b[at + 1]) << 8 | std::uint32_t(b[at + 2]) << 16 |
            std::uint32_t(b[at + 3]) << 24;
   };
-  EXPECT_EQ(u32(8), 5u);   // version
+  EXPECT_EQ(u32(8), 6u);   // version
   EXPECT_EQ(u32(12), 0u);  // flags
   EXPECT_EQ(u32(16), b.size() - 32);
   EXPECT_EQ(u32(20), 0u);

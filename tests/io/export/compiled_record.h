@@ -86,6 +86,7 @@ inline Record serialize_record(const marrow::CompiledClipData& d) {
     r.put(std::uint16_t{0});
     r.put(g.frame_offset);
     r.put(g.range_offset);
+    for (std::uint8_t bits : g.lane_bits) r.put(bits);  // version 6
   }
   r.counted("range count", "ranges", d.ranges);
   r.counted("frame byte count", "frames", d.frames);
@@ -107,7 +108,8 @@ inline Record serialize_record(const marrow::CompiledClipData& d) {
 // rotations on joints 1-9 and a LINEAR root translation (animated sources), a STEP scale on
 // joint 5 (kept as exact keys), a constant translation on joint 8 away from its rest value (the
 // second group's translation: a constant source), nothing on the second group's scales (rest).
-// Clip 0 is compiled with quantization (8- and 16-bit frames), clip 1 without (floats).
+// Clip 0 is compiled with quantization at 8 and 16 bits (packing off), clip 1 without (floats),
+// clip 2 with the defaults (each lane its own bits: kPacked groups).
 inline marrow::Asset compiled_asset() {
   using namespace marrow;
   Asset a;
@@ -120,7 +122,7 @@ inline marrow::Asset compiled_asset() {
   }
   a.skeleton = Skeleton::build(joints, "compiled").value();
   for (int j = 0; j < 10; ++j) a.source_index.push_back(j);
-  for (const char* name : {"quantized", "floats"}) {
+  for (const std::string name : {"quantized", "floats", "packed"}) {
     ClipBuilder b(name);
     std::vector<float> times;
     for (int k = 0; k <= 60; ++k) times.push_back(k / 30.0f);
@@ -152,7 +154,8 @@ inline marrow::Asset compiled_asset() {
     b.add_event(0.5f, "step");
     a.clips.push_back(b.build(10, "compiled").value());
     CompileOptions options;
-    options.quantize = std::string(name) == "quantized";
+    options.quantize = name != "floats";
+    options.pack = name == "packed";
     Result<CompiledClip> c = CompiledClip::compile(a.clips.back(), a.skeleton, options);
     EXPECT_TRUE(c.ok()) << c.error().message;
     a.compiled_clips.push_back(std::move(c).value());
