@@ -67,16 +67,17 @@ MARROW_KERNEL void interpolate_packed(const std::uint8_t* frame0, const std::uin
     b[k] = fma(to_float(load_bits(frame1 + k * record, windows)), scale, min);
   }
   if constexpr (Comps == 4) {
+    // Sums as shallow trees: the kernel is bound by these chains' latency.
     const F one = F::set1(1.0f), zero = F::zero();
-    a[3] = sqrt(max(one - fma(a[0], a[0], fma(a[1], a[1], a[2] * a[2])), zero));
-    b[3] = sqrt(max(one - fma(b[0], b[0], fma(b[1], b[1], b[2] * b[2])), zero));
-    const F dot = fma(a[0], b[0], fma(a[1], b[1], fma(a[2], b[2], a[3] * b[3])));
+    a[3] = sqrt(max(one - (fma(a[0], a[0], a[1] * a[1]) + a[2] * a[2]), zero));
+    b[3] = sqrt(max(one - (fma(b[0], b[0], b[1] * b[1]) + b[2] * b[2]), zero));
+    const F dot = fma(a[0], b[0], a[1] * b[1]) + fma(a[2], b[2], a[3] * b[3]);
     for (int k = 0; k < 4; ++k) b[k] = flip_sign(b[k], dot);
   }
   F v[Comps];
   for (int k = 0; k < Comps; ++k) v[k] = fma(b[k] - a[k], alpha, a[k]);
   if constexpr (Comps == 4) {
-    const F inv = rsqrt(fma(v[0], v[0], fma(v[1], v[1], fma(v[2], v[2], v[3] * v[3]))));
+    const F inv = rsqrt(fma(v[0], v[0], v[1] * v[1]) + fma(v[2], v[2], v[3] * v[3]));
     for (int k = 0; k < 4; ++k) v[k] = v[k] * inv;
   }
   for (int k = 0; k < Comps; ++k) v[k].store(out + k * kSoaWidth);
