@@ -106,7 +106,7 @@ def retarget(source: Asset, target: Asset, clips: Sequence[str] = ...,
              keep_target_clips: bool = False) -> Asset:
     """The target asset with the source's clips played on its skeleton (marrow retarget)."""
 def compile(asset: Asset, clips: Sequence[str] = ..., error_mm: float = 0.1,
-            distance_cm: float = 10.0) -> list[dict[str, Any]]:
+            distance_cm: float = 10.0, pack: bool = True) -> list[dict[str, Any]]:
     """Compiles clips into the asset (save to .marrow keeps them); one report per clip."""
 
 class Sampler:

@@ -513,7 +513,7 @@ PYBIND11_MODULE(_marrow, m) {
   m.def(
       "compile",
       [](std::shared_ptr<Asset> asset, const std::vector<std::string>& clips, float error_mm,
-         float distance_cm) {
+         float distance_cm, bool pack) {
         if (!(error_mm > 0) || !std::isfinite(error_mm))
           throw py::value_error("error_mm: expected a bound above 0 millimetres");
         if (!(distance_cm >= 0) || !std::isfinite(distance_cm))
@@ -523,6 +523,7 @@ PYBIND11_MODULE(_marrow, m) {
         CompileOptions options;
         options.error = error_mm / 1800.0f;
         options.distance = distance_cm * 10.0f / 1800.0f;
+        options.pack = pack;
         std::vector<std::optional<CompiledClip>> made(chosen.size());
         std::optional<Error> failed;
         {
@@ -564,11 +565,12 @@ PYBIND11_MODULE(_marrow, m) {
         return reports;
       },
       py::arg("asset"), py::arg("clips") = std::vector<std::string>(), py::arg("error_mm") = 0.1f,
-      py::arg("distance_cm") = 10.0f,
+      py::arg("distance_cm") = 10.0f, py::arg("pack") = true,
       "Compiles the clips named (all by default) into the runtime's compact form under the error "
       "bound (mm and cm on the character scaled to 1.8 m, as `marrow compile`), keeps them in "
       "the asset (Asset.save to a .marrow writes them) and returns one report per clip: sizes, "
-      "ratio, and the error the compiler measured against the exact clip (model units)");
+      "ratio, and the error the compiler measured against the exact clip (model units). "
+      "pack=False keeps every group of 8 joints at 8 or 16 bits (`--no-pack`)");
 
   m.def(
       "check",

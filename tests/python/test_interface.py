@@ -258,6 +258,15 @@ def test_compile_reports_what_the_command_line_reports_and_saves(soldier_path, t
     kept = marrow.load(out).info(clips_only=True)["clips"]
     assert [c["name"] for c in kept if c["compiled"]] == ["Run", "Walk"]
     assert [c["compiled"]["bytes"] for c in kept if c["name"] == "Walk"] == [walk["compiled_bytes"]]
+    # pack=False is the command line's --no-pack: the same clip, larger, byte for byte the same.
+    unpacked = marrow.compile(asset, ["Walk"], pack=False)[0]
+    assert unpacked["compiled_bytes"] > walk["compiled_bytes"]
+    assert unpacked["max_error"] <= unpacked["error_bound"]
+    if "MARROW_BIN" in os.environ:
+        cli = subprocess.run([os.environ["MARROW_BIN"], "compile", soldier_path, "--clip", "Walk",
+                              "--no-pack", "--format", "json"], capture_output=True, text=True)
+        assert cli.returncode == 0, cli.stderr
+        assert json.loads(cli.stdout)["clips"][0]["compiled_bytes"] == unpacked["compiled_bytes"]
     with pytest.raises(marrow.Error, match="no clip 'Swim'"):
         marrow.compile(asset, ["Swim"])
     with pytest.raises(ValueError):

@@ -63,6 +63,14 @@ void add_bound_options(CLI::App* cmd, BoundOptions& options) {
         options.given = true;
       },
       "Read --error and --distance in the file's model-space units instead");
+  cmd->add_flag_function(
+      "--no-pack",
+      [&options](std::int64_t) {
+        options.pack = false;
+        options.given = true;
+      },
+      "Keep every group of 8 joints at 8 or 16 bits per component instead of giving each joint "
+      "its own bits: larger clips that sample about twice as fast");
 }
 
 Result<CompileOptions> to_compile_options(const BoundOptions& o) {
@@ -79,6 +87,7 @@ Result<CompileOptions> to_compile_options(const BoundOptions& o) {
   }
   CompileOptions options;
   options.absolute = o.absolute;
+  options.pack = o.pack;
   options.error = o.absolute ? o.error : o.error / kHumanMillimetres;
   options.distance = o.absolute ? o.distance : o.distance * 10.0f / kHumanMillimetres;
   if (!(options.error > 0)) {

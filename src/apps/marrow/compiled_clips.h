@@ -25,11 +25,12 @@ struct BoundOptions {
   float error = 0.1f;     // mm at 1.8 m, or model units with `absolute`
   float distance = 10.f;  // cm at 1.8 m, or model units with `absolute`
   bool absolute = false;
-  // Whether any of the three was given (then a compiled clip an archive holds is not reused).
+  bool pack = true;  // --no-pack: 8/16-bit groups only (CompileOptions::pack)
+  // Whether any of the four was given (then a compiled clip an archive holds is not reused).
   bool given = false;
 };
 
-// --error MM, --distance CM, --absolute.
+// --error MM, --distance CM, --absolute, --no-pack.
 void add_bound_options(CLI::App* cmd, BoundOptions& options);
 
 // The library's options for `options`; a bound of 0, below 0 or not a number, and a distance
