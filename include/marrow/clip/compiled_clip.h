@@ -104,8 +104,8 @@ struct CompiledClipData {
   /// How a track group's frames hold their values: 8 or 16 bits per component of every lane,
   /// floats, or kPacked: each lane its own number of bits (0 to 24, lane_bits), the lanes one
   /// after the other in one little-endian bit record per component, rotations without their w
-  /// (rebuilt as the non-negative root, each frame's rotation kept with w >= 0 and the nearer of
-  /// q and -q taken between two frames).
+  /// (rebuilt as the non-negative root; so every frame's rotation has w >= 0, and consecutive
+  /// frames lie in one hemisphere, as in the other formats).
   enum class Format : std::uint8_t { kU8, kU16, kF32, kPacked };
   enum class Channel : std::uint8_t { kTranslation, kRotation, kScale };
 

@@ -149,17 +149,10 @@ float channel_distance(Data::Channel c, const float* a, const float* b) {
   return std::max({std::fabs(a[0] - b[0]), std::fabs(a[1] - b[1]), std::fabs(a[2] - b[2])});
 }
 
-// Interpolates two frame values as the runtime does: lerp, or nlerp for rotations (`nearer`:
-// towards whichever of b and -b is nearer a, as kPacked groups do).
-void interpolate(Data::Channel c, const float* a, const float* b, float alpha, float* out,
-                 bool nearer = false) {
+// Interpolates two frame values as the runtime does: lerp, or nlerp for rotations.
+void interpolate(Data::Channel c, const float* a, const float* b, float alpha, float* out) {
   const int n = components(c);
-  float sign = 1;
-  if (nearer && c == Data::Channel::kRotation &&
-      a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] < 0) {
-    sign = -1;
-  }
-  for (int k = 0; k < n; ++k) out[k] = a[k] + (sign * b[k] - a[k]) * alpha;
+  for (int k = 0; k < n; ++k) out[k] = a[k] + (b[k] - a[k]) * alpha;
   if (c == Data::Channel::kRotation) {
     const float n2 = out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3];
     const float inv = 1.0f / std::sqrt(n2);
@@ -252,15 +245,14 @@ std::size_t frame_at(const FrameTimes& times, float t, float& alpha) {
 // inside every frame interval, of `frames` (as the runtime interpolates them) against the exact
 // channel.
 float uniform_error(const Clip& clip, const Lane& lane, std::span<const float> frames,
-                    const FrameTimes& times, bool nearer = false) {
+                    const FrameTimes& times) {
   const int c = components(lane.channel);
   float worst = 0;
   const auto check = [&](float t) {
     float alpha;
     const std::size_t f = frame_at(times, t, alpha);
     float got[4], want[4];
-    interpolate(lane.channel, frames.data() + f * c, frames.data() + (f + 1) * c, alpha, got,
-                nearer);
+    interpolate(lane.channel, frames.data() + f * c, frames.data() + (f + 1) * c, alpha, got);
     exact_value(clip, lane, t, want);
     worst = std::max(worst, channel_distance(lane.channel, got, want));
   };
@@ -449,13 +441,15 @@ std::vector<float> through_packed(std::span<const float> source, int comps, bool
 }
 
 // The fewest bits (0 to kMaxLaneBits) that keep a moving lane within its tolerance, its error
-// taken to fall as bits are added; -1 when even the most do not.
+// taken to fall as bits are added; -1 when even the most do not. A rotation whose w changes sign
+// between two frames (a turn through 180 degrees) lands in opposite hemispheres once every w is
+// made positive, which nlerp cannot cross: its error is then far off and it is not packed.
 int packed_lane_bits(const Clip& clip, const Lane& lane, std::span<const float> source,
                      const FrameTimes& times) {
   const int comps = components(lane.channel);
   const bool rotation = lane.channel == Data::Channel::kRotation;
   const auto fits = [&](int bits) {
-    return uniform_error(clip, lane, through_packed(source, comps, rotation, bits), times, true) <=
+    return uniform_error(clip, lane, through_packed(source, comps, rotation, bits), times) <=
            lane.tolerance;
   };
   int lo = 0, hi = Data::kMaxLaneBits;

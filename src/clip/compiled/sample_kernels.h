@@ -51,7 +51,8 @@ MARROW_KERNEL void interpolate_group(const std::uint8_t* frame0, const std::uint
 
 // A kPacked group: each lane's bits unpacked from one record per stored component, then as
 // interpolate_group. Rotations come without w: each frame's is rebuilt as the non-negative root
-// of 1 - x^2 - y^2 - z^2, and the second frame's sign is turned to the first's hemisphere.
+// of 1 - x^2 - y^2 - z^2 (the compiler packs a lane only where consecutive frames then lie in one
+// hemisphere, so nlerp needs no sign turn).
 template <class F, int Comps>
 MARROW_KERNEL void interpolate_packed(const std::uint8_t* frame0, const std::uint8_t* frame1,
                                       const float* range, F alpha,
@@ -71,8 +72,6 @@ MARROW_KERNEL void interpolate_packed(const std::uint8_t* frame0, const std::uin
     const F one = F::set1(1.0f), zero = F::zero();
     a[3] = sqrt(max(one - (fma(a[0], a[0], a[1] * a[1]) + a[2] * a[2]), zero));
     b[3] = sqrt(max(one - (fma(b[0], b[0], b[1] * b[1]) + b[2] * b[2]), zero));
-    const F dot = fma(a[0], b[0], a[1] * b[1]) + fma(a[2], b[2], a[3] * b[3]);
-    for (int k = 0; k < 4; ++k) b[k] = flip_sign(b[k], dot);
   }
   F v[Comps];
   for (int k = 0; k < Comps; ++k) v[k] = fma(b[k] - a[k], alpha, a[k]);

@@ -432,7 +432,7 @@ TEST(CompiledClip, ChannelsThatDoNotMoveCostNoFrames) {
 // kPacked as docs/formats_archive.md defines it, decoded on every SIMD level: lane i's value is
 // lane_bits[i] bits, least significant first, from bit lane_offset[i] of its component's
 // little-endian record; value = min + q * scale; rotations store x, y, z, and w is the
-// non-negative root, the second frame turned to the first's hemisphere.
+// non-negative root.
 CompiledClipData packed_by_hand() {
   CompiledClipData d;
   d.name = "packed";
@@ -486,11 +486,11 @@ TEST(CompiledClip, PackedLanesDecodeAsTheFormatSaysOnEveryLevel) {
         at += bits;
       }
     }
-    // Rotations, 8 bits each: lane 0 turns from (0.8, 0, 0, 0.6) to (-0.8, 0, 0, 0.6), the
+    // Rotations, 8 bits each: lane 0 turns from (0.8, 0, 0, 0.6) to (0.6, 0, 0, 0.8), the
     // others stay (0, 0, 0, 1); q = (value + 1) / 0.1.
     for (int k = 0; k < 3; ++k) {
       for (unsigned i = 0; i < 8; ++i) {
-        const std::uint32_t code = i == 0 && k == 0 ? (f == 0 ? 18 : 2) : 10;
+        const std::uint32_t code = i == 0 && k == 0 ? (f == 0 ? 18 : 16) : 10;
         put_bits(d.frames.data() + 48 * f + 24 + 8 * k, 8 * i, 8, code);
       }
     }
@@ -516,12 +516,12 @@ TEST(CompiledClip, PackedLanesDecodeAsTheFormatSaysOnEveryLevel) {
     EXPECT_NEAR(out[0].qx[0], 0.8f, 1e-6f);
     EXPECT_NEAR(out[0].qw[0], 0.6f, 1e-6f);
     for (int i = 1; i < 8; ++i) EXPECT_NEAR(out[0].qw[i], 1.0f, 1e-6f) << "lane " << i;
-    // Halfway: (0.8, 0, 0, 0.6) and the nearer of +-(-0.8, 0, 0, 0.6) average to (0.8, 0, 0, 0),
-    // which normalizes to (1, 0, 0, 0); without the turn it would be (0, 0, 0, 1).
+    // Halfway: (0.8, 0, 0, 0.6) and (0.6, 0, 0, 0.8) average to (0.7, 0, 0, 0.7), which
+    // normalizes to (1/sqrt 2, 0, 0, 1/sqrt 2).
     job.time = 0.5f;
     ASSERT_TRUE(job.run());
-    EXPECT_NEAR(std::fabs(out[0].qx[0]), 1.0f, 1e-5f);
-    EXPECT_NEAR(out[0].qw[0], 0.0f, 1e-5f);
+    EXPECT_NEAR(out[0].qx[0], std::sqrt(0.5f), 1e-5f);
+    EXPECT_NEAR(out[0].qw[0], std::sqrt(0.5f), 1e-5f);
   });
 }
 
@@ -543,6 +543,18 @@ TEST(CompiledClip, PackedGroupsThatCannotBeReadAreRefused) {
   d = packed_by_hand();
   d.ranges[48] = 0.5f;  // every x at least 0.5, y and z -1 at q = 0: |xyz| about 1.5
   refused(d, "not a unit quaternion");
+  // Lane 0's x from 0.9 to -0.9, y and z 0: w is 0.436 in both, so the two rotations are in
+  // opposite hemispheres (dot -0.62), which nlerp would pass near zero between.
+  d = packed_by_hand();
+  for (int f = 0; f < 2; ++f) {
+    for (int k = 0; k < 3; ++k) {
+      for (unsigned i = 0; i < 8; ++i) {
+        const std::uint32_t code = i == 0 && k == 0 ? (f == 0 ? 19 : 1) : 10;
+        put_bits(d.frames.data() + 48 * f + 24 + 8 * k, 8 * i, 8, code);
+      }
+    }
+  }
+  refused(d, "frames 0 and 1 lane 0 hold rotations in opposite hemispheres");
 }
 
 // Joints that do not move cost a packed group no bits; the one that moves gets some.
