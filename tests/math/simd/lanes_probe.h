@@ -34,14 +34,31 @@ void probe_interleave(const float* in3, const float* in4, InterleaveProbe& out) 
   store_scattered4(out.scattered4, kScatterIndex, x, y, z, w);
 }
 
+// bit_windows and load_bits on one record: lane i's value (as a float, exact up to 24 bits).
+template <class F>
+void probe_bits(const std::uint8_t* record, const std::uint8_t* offset, const std::uint8_t* bits,
+                float* out) {
+  to_float(load_bits(record, bit_windows(offset, bits, F::zero()))).storeu(out);
+}
+
 void probe_interleave_scalar(const float* in3, const float* in4, InterleaveProbe& out);
+void probe_bits_scalar(const std::uint8_t* record, const std::uint8_t* offset,
+                       const std::uint8_t* bits, float* out);
 #if defined(__x86_64__)
 void probe_interleave_sse2(const float* in3, const float* in4, InterleaveProbe& out);
 void probe_interleave_avx2(const float* in3, const float* in4, InterleaveProbe& out);
 void probe_interleave_avx512(const float* in3, const float* in4, InterleaveProbe& out);
+void probe_bits_sse2(const std::uint8_t* record, const std::uint8_t* offset,
+                     const std::uint8_t* bits, float* out);
+void probe_bits_avx2(const std::uint8_t* record, const std::uint8_t* offset,
+                     const std::uint8_t* bits, float* out);
+void probe_bits_avx512(const std::uint8_t* record, const std::uint8_t* offset,
+                       const std::uint8_t* bits, float* out);
 #endif
 #if defined(__wasm_simd128__) || defined(MARROW_WASM_TESTS)
 void probe_interleave_wasm128(const float* in3, const float* in4, InterleaveProbe& out);
+void probe_bits_wasm128(const std::uint8_t* record, const std::uint8_t* offset,
+                        const std::uint8_t* bits, float* out);
 #endif
 
 }  // namespace marrow::test

@@ -8,4 +8,9 @@ void probe_interleave_scalar(const float* in3, const float* in4, InterleaveProbe
   probe_interleave<simd::scalar::F>(in3, in4, out);
 }
 
+void probe_bits_scalar(const std::uint8_t* record, const std::uint8_t* offset,
+                       const std::uint8_t* bits, float* out) {
+  probe_bits<simd::scalar::F>(record, offset, bits, out);
+}
+
 }  // namespace marrow::test

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <iterator>
+#include <random>
 
 #include "lanes_probe.h"
 #include "simd_test_util.h"
@@ -12,6 +14,26 @@ namespace marrow::test {
 namespace {
 
 using Probe = void (*)(const float*, const float*, InterleaveProbe&);
+using BitsProbe = void (*)(const std::uint8_t*, const std::uint8_t*, const std::uint8_t*, float*);
+
+BitsProbe bits_probe_of(SimdLevel level) {
+  switch (level) {
+#if defined(__x86_64__)
+    case SimdLevel::kSse2:
+      return &probe_bits_sse2;
+    case SimdLevel::kAvx2:
+      return &probe_bits_avx2;
+    case SimdLevel::kAvx512:
+      return &probe_bits_avx512;
+#endif
+#if defined(MARROW_WASM_TESTS)
+    case SimdLevel::kWasm128:
+      return &probe_bits_wasm128;
+#endif
+    default:
+      return &probe_bits_scalar;
+  }
+}
 
 Probe probe_of(SimdLevel level) {
   switch (level) {
@@ -42,6 +64,44 @@ TEST(Lanes, TheWebAssemblyBuildDetectsAndRunsItsSimdLevel) {
   EXPECT_FALSE(set_simd_level(SimdLevel::kAvx2));
 }
 #endif
+
+// Lane i's value is bits[i] bits from bit offset[i] = bits[0] + ... + bits[i-1] of a
+// little-endian record, least significant first (src/math/simd/README.md): random widths from 0
+// to 24 (records from 0 to 192 bits, so both the one-load and the two-load paths of the 256-bit
+// levels), random bytes, against that definition bit by bit.
+TEST(Lanes, BitLoadsReadEachLanesBitsFromItsOffset) {
+  std::mt19937 rng(20261207);
+  std::uniform_int_distribution<int> width(0, 24), byte(0, 255);
+  for (int round = 0; round < 2000; ++round) {
+    std::uint8_t bits[8], offset[8], record[64];
+    unsigned at = 0;
+    for (int i = 0; i < 8; ++i) {
+      // Every fourth round all lanes wide, so records past 128 bits come often.
+      bits[i] = static_cast<std::uint8_t>(round % 4 == 0 ? 16 + width(rng) / 3 : width(rng));
+      offset[i] = static_cast<std::uint8_t>(at);
+      at += bits[i];
+    }
+    for (std::uint8_t& b : record) b = static_cast<std::uint8_t>(byte(rng));
+    float want[8];
+    for (int i = 0; i < 8; ++i) {
+      std::uint32_t v = 0;
+      for (unsigned b = 0; b < bits[i]; ++b) {
+        const unsigned bit = offset[i] + b;
+        v |= static_cast<std::uint32_t>((record[bit / 8] >> (bit % 8)) & 1u) << b;
+      }
+      want[i] = static_cast<float>(v);
+    }
+    for_each_simd_level([&](SimdLevel level) {
+      float got[8];
+      bits_probe_of(level)(record, offset, bits, got);
+      for (int i = 0; i < 8; ++i) {
+        ASSERT_EQ(got[i], want[i])
+            << "round " << round << " lane " << i << " of " << int(bits[i]) << " bits at bit "
+            << int(offset[i]) << " (record of " << at << " bits)";
+      }
+    });
+  }
+}
 
 TEST(Lanes, InterleavedLoadsSplitComponentsAndStoresPutThemBack) {
   // Every input float distinct, so a lane taken from the wrong place shows.
