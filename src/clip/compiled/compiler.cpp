@@ -823,6 +823,9 @@ void write_packed_frames(const PendingGroup& p, const Data::Stream& st, Data& d)
   const Data::TrackGroup& tg = p.tg;
   const int stored = compiled_detail::stored_components(p.channel, tg.format);
   const std::size_t record = compiled_detail::packed_record_bytes(tg);
+  // A group of no bits writes nothing, and its stream may be another rate's, with more frames
+  // than its own (assemble_streams).
+  if (record == 0) return;
   for (std::size_t f = 0; f < st.frame_count; ++f) {
     std::uint8_t* dst = d.frames.data() + st.first_byte + f * st.frame_stride + tg.frame_offset;
     for (int k = 0; k < stored; ++k, dst += record) {

@@ -557,6 +557,42 @@ TEST(CompiledClip, PackedGroupsThatCannotBeReadAreRefused) {
   refused(d, "frames 0 and 1 lane 0 hold rotations in opposite hemispheres");
 }
 
+// A group's channel that moves in one segment and holds still in another: there it packs to no
+// bits at the lowest rate and reads from another group's faster stream, whose frames it must not
+// be written into (the sanitizer suite catches a write past its own frames).
+TEST(CompiledClip, GroupsOfNoBitsReadFromAnotherStream) {
+  std::vector<JointDesc> joints;
+  for (int j = 0; j < 9; ++j) {
+    joints.push_back(
+        {"j" + std::to_string(j), j - 1, {{0, j == 0 ? 0.0f : 0.2f, 0}, {}, {1, 1, 1}}});
+  }
+  const Skeleton s = Skeleton::build(joints, "nine").value();
+  std::vector<float> times, turn, slide;
+  for (int k = 0; k <= 150; ++k) {  // 5 s at 30 keys a second: 3 segments
+    const float t = k / 30.0f;
+    times.push_back(t);
+    const Quat q = about_z(60.0f * std::sin(3.0f * t));
+    append(turn, {q.x, q.y, q.z, q.w});
+    // Joint 8 (the second group) still for the first 2.5 s, then sliding.
+    append(slide, {t < 2.5f ? 0.0f : 0.3f * (t - 2.5f), 0.2f, 0});
+  }
+  const Clip clip = hand_clip(s, [&](ClipBuilder& b) {
+    ASSERT_TRUE(
+        b.add_track(0, "j0", TrackTarget::kRotation, Interpolation::kLinear, times, turn, "t"));
+    ASSERT_TRUE(
+        b.add_track(8, "j8", TrackTarget::kTranslation, Interpolation::kLinear, times, slide, "t"));
+  });
+  Result<CompiledClip> c = CompiledClip::compile(clip, s);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  bool empty_group = false;
+  for (const CompiledClipData::TrackGroup& g : c->layout().track_groups) {
+    empty_group = empty_group || (g.format == CompiledClipData::Format::kPacked &&
+                                  g.lane_offset[7] + g.lane_bits[7] == 0);
+  }
+  EXPECT_TRUE(empty_group) << "no packed group of no bits: the case is not reached";
+  expect_within_bound(clip, s);
+}
+
 // Joints that do not move cost a packed group no bits; the one that moves gets some.
 TEST(CompiledClip, StillJointsCostPackedGroupsNoBits) {
   const Skeleton s = chain();
