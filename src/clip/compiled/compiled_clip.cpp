@@ -76,7 +76,8 @@ std::string check_decoded_values(const Data& d, const Data::Stream& st, const Da
     // A packed rotation's w is rebuilt as the sampler rebuilds it (0 when x, y and z leave no
     // room, which the length check below then refuses).
     for (std::size_t i = 0; packed && i < kSoaWidth; ++i) {
-      v[3][i] = std::sqrt(std::max(0.0f, 1 - (v[0][i] * v[0][i] + v[1][i] * v[1][i] + v[2][i] * v[2][i])));
+      v[3][i] = std::sqrt(
+          std::max(0.0f, 1 - (v[0][i] * v[0][i] + v[1][i] * v[1][i] + v[2][i] * v[2][i])));
     }
     for (std::size_t i = 0; i < kSoaWidth; ++i) {
       float norm2 = 0, dot = 0;
