@@ -43,9 +43,14 @@ constexpr float kInterior[] = {0.2113249f, 0.5f, 0.7886751f};
 // compile() keeps this fraction of the bound for what its measurement cannot see (times between
 // the ones it measures).
 constexpr float kSafety = 0.9f;
-constexpr int kMaxIterations = 10;
-// The shares of the bound compile() tries first, keeping the smallest clip that passes.
-constexpr float kGenerousShares[] = {1.0f, 0.9f, 0.8f, 0.7f, 0.6f, 0.55f, 0.5f};
+// The search for the share of the bound each joint channel gets (compile()): where it starts,
+// how many clips it measures, when it stops narrowing, and how far it halves before it keeps
+// every moving channel as exact keys.
+constexpr float kFirstShare = 1.0f;
+constexpr float kLargestShare = 4.0f;
+constexpr int kShareMeasurements = 6;
+constexpr float kShareResolution = 1.04f;
+constexpr int kMaxHalvings = 10;
 
 // --- Geometry of the rest pose (model space) ---------------------------------------------------
 
@@ -149,6 +154,42 @@ float channel_distance(Data::Channel c, const float* a, const float* b) {
   return std::max({std::fabs(a[0] - b[0]), std::fabs(a[1] - b[1]), std::fabs(a[2] - b[2])});
 }
 
+// A quantity that grows with channel_distance, cheaper to take (no root or arc tangent): the
+// largest of many distances is found by it and converted once, by distance_of_proxy.
+float channel_distance_proxy(Data::Channel c, const float* a, const float* b) {
+  switch (c) {
+    case Data::Channel::kTranslation:
+      return (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+             (a[2] - b[2]) * (a[2] - b[2]);
+    case Data::Channel::kRotation: {
+      // |a - b|^2 / |a + b|^2 with b in a's hemisphere: tan^2 of a quarter of the angle.
+      const float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+      const float s = d < 0 ? -1.0f : 1.0f;
+      float diff = 0, sum = 0;
+      for (int k = 0; k < 4; ++k) {
+        diff += (a[k] - s * b[k]) * (a[k] - s * b[k]);
+        sum += (a[k] + s * b[k]) * (a[k] + s * b[k]);
+      }
+      return diff / sum;
+    }
+    case Data::Channel::kScale:
+      break;
+  }
+  return std::max({std::fabs(a[0] - b[0]), std::fabs(a[1] - b[1]), std::fabs(a[2] - b[2])});
+}
+
+float distance_of_proxy(Data::Channel c, float proxy) {
+  switch (c) {
+    case Data::Channel::kTranslation:
+      return std::sqrt(proxy);
+    case Data::Channel::kRotation:
+      return 4.0f * std::atan(std::sqrt(proxy));
+    case Data::Channel::kScale:
+      break;
+  }
+  return proxy;
+}
+
 // Interpolates two frame values as the runtime does: lerp, or nlerp for rotations.
 void interpolate(Data::Channel c, const float* a, const float* b, float alpha, float* out) {
   const int n = components(c);
@@ -169,8 +210,7 @@ struct Lane {
   LaneKind kind = LaneKind::kRest;
   std::array<float, 4> value{};  // rest or constant value
   float tolerance = 0;
-  std::vector<float> analysis_times;  // key times and points between them
-  std::vector<float> frames;          // (frame count) x components, for uniform lanes
+  std::vector<float> frames;  // (frame count) x components, for uniform lanes
 };
 
 // The exact value of `lane` at `t` (the clip's track, or its constant value).
@@ -239,30 +279,6 @@ std::size_t frame_at(const FrameTimes& times, float t, float& alpha) {
   f = std::min(f, times.size() - 2);
   alpha = std::clamp((t - times[f]) / (times[f + 1] - times[f]), 0.0f, 1.0f);
   return f;
-}
-
-// The largest error, over the lane's analysis times inside the frames' span and three points
-// inside every frame interval, of `frames` (as the runtime interpolates them) against the exact
-// channel.
-float uniform_error(const Clip& clip, const Lane& lane, std::span<const float> frames,
-                    const FrameTimes& times) {
-  const int c = components(lane.channel);
-  float worst = 0;
-  const auto check = [&](float t) {
-    float alpha;
-    const std::size_t f = frame_at(times, t, alpha);
-    float got[4], want[4];
-    interpolate(lane.channel, frames.data() + f * c, frames.data() + (f + 1) * c, alpha, got);
-    exact_value(clip, lane, t, want);
-    worst = std::max(worst, channel_distance(lane.channel, got, want));
-  };
-  const auto first =
-      std::lower_bound(lane.analysis_times.begin(), lane.analysis_times.end(), times.front());
-  for (auto it = first; it != lane.analysis_times.end() && *it <= times.back(); ++it) check(*it);
-  for (std::size_t f = 0; f + 1 < times.size(); ++f) {
-    for (float u : kInterior) check(times[f] + (times[f + 1] - times[f]) * u);
-  }
-  return worst;
 }
 
 // The frame times of the base stream: the keys' own times where the clip's keys lie on a common
@@ -347,6 +363,96 @@ double rate_of(double key_rate, int r) {
 
 // Base intervals per segment: a multiple of 4, so that quarter rates fit every full segment.
 constexpr std::size_t kSegmentFrames = 64;
+
+// --- The exact channels, sampled once per compile ----------------------------------------------
+
+// A lane's exact channel at one rate in one segment: the frame times, the frames there, and the
+// values at kInterior points of every frame interval.
+struct RateSamples {
+  bool filled = false;
+  FrameTimes times;
+  std::vector<float> frames;
+  std::vector<float> interior;
+};
+
+// The exact channel of a lane with a track at every point compile() checks it: every share of
+// the bound, rate, format and bit count tried is compared against these, so each is evaluated
+// once (evaluating the exact clip was most of compile()'s time).
+struct ExactLane {
+  bool filled = false;
+  std::vector<float> analysis_times;   // key times and kInterior points between them
+  std::vector<float> analysis_values;  // the exact values there, components() each
+  float spread = 0;                    // the largest distance from the value at time 0
+  std::vector<std::array<RateSamples, kRateCount>> segments;
+};
+
+void fill_exact_lane(const Clip& clip, const Lane& lane, ExactLane& exact) {
+  const int c = components(lane.channel);
+  const Track& track = clip.tracks()[static_cast<std::size_t>(lane.track)];
+  exact.analysis_times = analysis_times(clip, track, clip.duration());
+  exact.analysis_values.resize(exact.analysis_times.size() * c);
+  float first[4];
+  exact_value(clip, lane, 0.0f, first);
+  for (std::size_t i = 0; i < exact.analysis_times.size(); ++i) {
+    float* v = exact.analysis_values.data() + i * c;
+    exact_value(clip, lane, exact.analysis_times[i], v);
+    exact.spread = std::max(exact.spread, channel_distance(lane.channel, first, v));
+  }
+  exact.filled = true;
+}
+
+// The samples of rate r in segment s (base frames [b0, b1]), evaluated on first use.
+const RateSamples& rate_samples(const Clip& clip, const Lane& lane, ExactLane& exact,
+                                const FrameTimes& base, std::size_t s, std::size_t b0,
+                                std::size_t b1, int r) {
+  if (exact.segments.size() <= s) exact.segments.resize(s + 1);
+  RateSamples& rs = exact.segments[s][static_cast<std::size_t>(r)];
+  if (rs.filled) return rs;
+  rs.times = rate_times(base, b0, b1, r);
+  rs.frames = sample_frames(clip, lane, rs.times);
+  const int c = components(lane.channel);
+  rs.interior.resize((rs.times.size() - 1) * std::size(kInterior) * c);
+  float* out = rs.interior.data();
+  for (std::size_t f = 0; f + 1 < rs.times.size(); ++f) {
+    for (float u : kInterior) {
+      exact_value(clip, lane, rs.times[f] + (rs.times[f + 1] - rs.times[f]) * u, out);
+      out += c;
+    }
+  }
+  rs.filled = true;
+  return rs;
+}
+
+// The largest error, over the lane's analysis times inside the frames' span and three points
+// inside every frame interval, of `frames` (at rs's times, as the runtime interpolates them)
+// against the exact channel.
+float uniform_error(const Lane& lane, const ExactLane& exact, const RateSamples& rs,
+                    std::span<const float> frames) {
+  const int c = components(lane.channel);
+  const FrameTimes& times = rs.times;
+  float worst = 0;
+  const auto check = [&](float t, const float* want) {
+    float alpha;
+    const std::size_t f = frame_at(times, t, alpha);
+    float got[4];
+    interpolate(lane.channel, frames.data() + f * c, frames.data() + (f + 1) * c, alpha, got);
+    worst = std::max(worst, channel_distance_proxy(lane.channel, got, want));
+  };
+  const std::vector<float>& at = exact.analysis_times;
+  for (std::size_t i = static_cast<std::size_t>(
+           std::lower_bound(at.begin(), at.end(), times.front()) - at.begin());
+       i < at.size() && at[i] <= times.back(); ++i) {
+    check(at[i], exact.analysis_values.data() + i * c);
+  }
+  const float* want = rs.interior.data();
+  for (std::size_t f = 0; f + 1 < times.size(); ++f) {
+    for (float u : kInterior) {
+      check(times[f] + (times[f + 1] - times[f]) * u, want);
+      want += c;
+    }
+  }
+  return distance_of_proxy(lane.channel, worst);
+}
 
 // --- Quantization ----------------------------------------------------------------------------
 
@@ -447,12 +553,12 @@ std::vector<float> through_packed(std::span<const float> source, int comps, bool
 // search starts from the bits whose rounding alone would fit (half a step on each of 3
 // components; a rotation's angle twice its quaternion's change) and steps from there: the
 // frames' own error takes a share too, so it usually ends one or two steps up.
-int packed_lane_bits(const Clip& clip, const Lane& lane, std::span<const float> source,
-                     const FrameTimes& times) {
+int packed_lane_bits(const Lane& lane, const ExactLane& exact, const RateSamples& rs,
+                     std::span<const float> source) {
   const int comps = components(lane.channel);
   const bool rotation = lane.channel == Data::Channel::kRotation;
   const auto fits = [&](int bits) {
-    return uniform_error(clip, lane, through_packed(source, comps, rotation, bits), times) <=
+    return uniform_error(lane, exact, rs, through_packed(source, comps, rotation, bits)) <=
            lane.tolerance;
   };
   float widest = 0;
@@ -512,9 +618,8 @@ Data::Channel channel_of(int c) {
 // Steps 1-3 for share `share` of the bound: tolerances, folding, rates per segment.
 Attempt plan(const Clip& clip, const Skeleton& skeleton, const Geometry& geo, float bound,
              float share, std::span<const Transform> base, const FrameTimes& base_times,
-             const ProgressSpan& progress) {
+             std::vector<ExactLane>& exact, const ProgressSpan& progress) {
   const std::size_t n = skeleton.size();
-  const float duration = clip.duration();
   Attempt a;
   a.lanes.resize(3 * n);
   for (std::size_t j = 0; j < n; ++j) {
@@ -542,15 +647,12 @@ Attempt plan(const Clip& clip, const Skeleton& skeleton, const Geometry& geo, fl
     const Track& t = tracks[i];
     Lane& lane = a.lanes[3 * t.joint + static_cast<int>(t.target)];
     lane.track = static_cast<int>(i);
-    lane.analysis_times = analysis_times(clip, t, duration);
+    ExactLane& ex = exact[3 * t.joint + static_cast<int>(t.target)];
+    if (!ex.filled) fill_exact_lane(clip, lane, ex);
     // Folding: within tolerance of the value at 0 everywhere -> constant (or rest).
-    float first[4], v[4];
+    float first[4];
     exact_value(clip, lane, 0.0f, first);
-    float spread = 0;
-    for (float time : lane.analysis_times) {
-      exact_value(clip, lane, time, v);
-      spread = std::max(spread, channel_distance(lane.channel, first, v));
-    }
+    const float spread = ex.spread;
     if (spread <= lane.tolerance) {
       const float off_rest = channel_distance(lane.channel, first, lane.value.data());
       if (off_rest + spread <= lane.tolerance) {
@@ -582,12 +684,12 @@ Attempt plan(const Clip& clip, const Skeleton& skeleton, const Geometry& geo, fl
     if (lane.kind != LaneKind::kUniform) continue;
     progress.at(static_cast<float>(l) / static_cast<float>(a.lanes.size()));
     for (const SegmentPlan& seg : a.segments) {
+      const std::size_t s = static_cast<std::size_t>(&seg - a.segments.data());
       int rate = -1;
       for (int r = 0; r < kRateCount && rate < 0; ++r) {
-        const FrameTimes times = rate_times(base_times, seg.b0, seg.b1, r);
-        if (uniform_error(clip, lane, sample_frames(clip, lane, times), times) <= lane.tolerance) {
-          rate = r;
-        }
+        const RateSamples& rs =
+            rate_samples(clip, lane, exact[l], base_times, s, seg.b0, seg.b1, r);
+        if (uniform_error(lane, exact[l], rs, rs.frames) <= lane.tolerance) rate = r;
       }
       fit[l].push_back(rate);
       if (rate < 0) lane.kind = LaneKind::kKeyed;
@@ -620,7 +722,8 @@ Attempt plan(const Clip& clip, const Skeleton& skeleton, const Geometry& geo, fl
       if (lane.kind != LaneKind::kUniform) continue;
       const int rate =
           seg.group_rate[(lane.joint / kSoaWidth) * 3 + static_cast<int>(lane.channel)];
-      seg.frames[l] = sample_frames(clip, lane, rate_times(base_times, seg.b0, seg.b1, rate));
+      seg.frames[l] =
+          rate_samples(clip, lane, exact[l], base_times, s, seg.b0, seg.b1, rate).frames;
     }
   }
   return a;
@@ -632,9 +735,16 @@ struct LayoutInputs {
   const Clip& clip;
   const Attempt& a;
   const FrameTimes& base_times;
+  std::vector<ExactLane>& exact;
   std::size_t joints = 0;
   bool quantize_keys = true;
   bool pack_lanes = true;
+
+  // Lane l's exact samples at rate r in segment seg.
+  const RateSamples& samples(std::size_t l, const SegmentPlan& seg, int r) const {
+    const std::size_t s = static_cast<std::size_t>(&seg - a.segments.data());
+    return rate_samples(clip, a.lanes[l], exact[l], base_times, s, seg.b0, seg.b1, r);
+  }
 
   // The lane of joint group g, channel c, lane i; -1 past the last joint.
   std::ptrdiff_t lane_index(std::size_t g, int c, std::size_t i) const {
@@ -698,7 +808,7 @@ struct PendingGroup {
 };
 
 // Each lane with its own bits (kPacked), taken when its frames are smaller than p's format's.
-void try_packed(const LayoutInputs& in, const FrameTimes& times, std::size_t g, int c,
+void try_packed(const LayoutInputs& in, const SegmentPlan& seg, std::size_t g, int c,
                 PendingGroup& p) {
   const bool rotation = p.channel == Data::Channel::kRotation;
   Data::TrackGroup packed = p.tg;
@@ -709,8 +819,9 @@ void try_packed(const LayoutInputs& in, const FrameTimes& times, std::size_t g, 
     sources[i] = packed_source(p.lane_frames[i], rotation);
     // A lane that holds one value (rest, constant, exact keys, past the last joint) needs none.
     if (!in.uniform(l)) continue;
-    const int bits =
-        packed_lane_bits(in.clip, in.a.lanes[static_cast<std::size_t>(l)], sources[i], times);
+    const auto lane = static_cast<std::size_t>(l);
+    const int bits = packed_lane_bits(in.a.lanes[lane], in.exact[lane],
+                                      in.samples(lane, seg, p.rate), sources[i]);
     if (bits < 0) return;
     packed.lane_bits[i] = static_cast<std::uint8_t>(bits);
   }
@@ -756,8 +867,9 @@ PendingGroup pending_group(const LayoutInputs& in, const SegmentPlan& seg, std::
       const std::ptrdiff_t l = in.lane_index(g, c, i);
       const std::vector<float> back = through_format(p.lane_frames[i], p.comps, f, p.ranges[i]);
       if (in.uniform(l) && f != Data::Format::kF32) {
-        const Lane& lane = in.a.lanes[static_cast<std::size_t>(l)];
-        ok = uniform_error(in.clip, lane, back, times) <= lane.tolerance;
+        const auto lane = static_cast<std::size_t>(l);
+        ok = uniform_error(in.a.lanes[lane], in.exact[lane], in.samples(lane, seg, p.rate), back) <=
+             in.a.lanes[lane].tolerance;
       }
     }
     if (ok) {
@@ -765,7 +877,7 @@ PendingGroup pending_group(const LayoutInputs& in, const SegmentPlan& seg, std::
       break;
     }
   }
-  if (in.quantize_keys && in.pack_lanes) try_packed(in, times, g, c, p);
+  if (in.quantize_keys && in.pack_lanes) try_packed(in, seg, g, c, p);
   return p;
 }
 
@@ -893,8 +1005,10 @@ void assemble_keyed(const Clip& clip, const Attempt& a, Data& d) {
 }
 
 Data assemble(const Clip& clip, const Skeleton& skeleton, const Attempt& a,
-              const FrameTimes& base_times, const CompileOptions& options, bool additive) {
-  const LayoutInputs in{clip, a, base_times, skeleton.size(), options.quantize, options.pack};
+              const FrameTimes& base_times, std::vector<ExactLane>& exact,
+              const CompileOptions& options, bool additive) {
+  const LayoutInputs in{clip,        a, base_times, exact, skeleton.size(), options.quantize,
+                        options.pack};
   Data d;
   d.name = clip.name();
   d.duration = clip.duration();
@@ -906,7 +1020,7 @@ Data assemble(const Clip& clip, const Skeleton& skeleton, const Attempt& a,
     const double key_rate = (base_times.size() - 1) / static_cast<double>(d.duration);
     d.segment_rate = static_cast<float>(key_rate / kSegmentFrames);
   }
-  for (const SegmentPlan& seg : moving.empty() ? std::vector<SegmentPlan>{} : a.segments) {
+  for (const SegmentPlan& seg : moving.empty() ? std::span<const SegmentPlan>{} : a.segments) {
     Data::Segment out;
     out.start_time = base_times[seg.b0];
     out.first_stream = static_cast<std::uint32_t>(d.streams.size());
@@ -1020,6 +1134,58 @@ Measurement measure(const Clip& clip, const CompiledClip& compiled, const Skelet
   return m;
 }
 
+// A compiled clip and its measured error.
+struct Candidate {
+  CompiledClip clip;
+  Measurement m;
+};
+
+// compile()'s search for the share of the bound each joint channel gets, `attempt` building and
+// measuring the clip of one share. The per-channel tolerances add up along the hierarchy in ways
+// the split cannot foresee, so the share is searched on the measured error, which grows about in
+// proportion to it: each step aims just inside `target` from the last measurement, kept inside
+// the bracket of the largest share that passed and the smallest that failed (their geometric
+// middle when the aim leaves it). The size does not fall steadily as the share grows (a larger
+// tolerance can tip a group of 8 joints into a finer rate or format), so the smallest clip that
+// passed is kept. When nothing passes, the share is halved from the smallest tried; the last
+// step, share 0, keeps every moving channel as exact keys: its error is the exact sampler's
+// rounding, so the search always ends with a clip. Each attempt takes half the progress left.
+template <class TryShare>
+Result<Candidate> search_share(const TryShare& attempt, float target, const ProgressSpan& whole) {
+  ProgressSpan rest = whole;
+  const auto next_half = [&rest] {
+    const ProgressSpan half = rest.part(0.0f, 0.5f);
+    rest = rest.part(0.5f, 1.0f);
+    return half;
+  };
+  std::optional<Candidate> best;
+  float passed = 0, failed = kLargestShare * 2, share = kFirstShare;
+  for (int i = 0;
+       i < kShareMeasurements && passed < kLargestShare && failed > passed * kShareResolution;
+       ++i) {
+    Result<Candidate> tried = attempt(share, next_half());
+    if (!tried) return tried.error();
+    const float error = tried->m.max_error;
+    const bool ok = error <= target;
+    (ok ? passed : failed) = share;
+    if (ok && (!best || tried->clip.size_bytes() < best->clip.size_bytes())) {
+      best = std::move(tried).value();
+    }
+    float aim = error > 0 ? share * 0.97f * target / error : kLargestShare;
+    if (!(aim > passed && aim < failed)) aim = std::sqrt(std::max(passed, failed / 16) * failed);
+    share = std::min(aim, kLargestShare);
+  }
+  share = std::min(failed, kFirstShare) * 0.5f;
+  for (int halving = 0; !best; ++halving) {
+    const bool last = halving == kMaxHalvings;
+    Result<Candidate> tried = attempt(last ? 0.0f : share, next_half());
+    if (!tried) return tried.error();
+    if (tried->m.max_error <= target || last) best = std::move(tried).value();
+    share *= 0.5f;
+  }
+  return std::move(*best);
+}
+
 std::size_t exact_bytes(const Clip& clip) {
   return clip.tracks().size() * sizeof(Track) + (clip.times().size() + clip.values().size()) * 4;
 }
@@ -1057,58 +1223,25 @@ Result<CompiledClip> CompiledClip::compile(const Clip& clip, const Skeleton& ske
       additive ? std::span<const Transform>(identity) : skeleton.rest_pose();
 
   const FrameTimes base_times = base_frame_times(clip);
-  // Step 5's verdict on one share of the bound: the clip and its measurement when within the
-  // bound (kept with kSafety's margin), else nothing.
-  struct Candidate {
-    CompiledClip clip;
-    Measurement m;
-  };
-  std::optional<Candidate> best;
-  // Progress: the generous shares take equal parts of the work, the halvings (rare) the last
-  // part, each half of what is left.
-  constexpr float kGenerousCount = std::size(kGenerousShares);
-  const ProgressSpan whole{&options.progress, 0.0f, 1.0f};
-  ProgressSpan step = whole.part(0.0f, 1.0f / (kGenerousCount + 1));
-  auto attempt_share = [&](float share, bool last) -> Result<bool> {
-    // share 0 keeps every moving channel as exact keys: its error is the exact sampler's
-    // rounding, so compile() always ends with a clip within the bound.
-    const Attempt attempt =
-        plan(clip, skeleton, geo, bound, share, base, base_times, step.part(0.0f, 0.5f));
-    Data data = assemble(clip, skeleton, attempt, base_times, options, additive);
+  std::vector<ExactLane> exact(3 * n);
+  // Steps 1-5 for one share of the bound.
+  const auto attempt = [&](float share, const ProgressSpan& progress) -> Result<Candidate> {
+    const Attempt a = plan(clip, skeleton, geo, bound, share, base, base_times, exact,
+                           progress.part(0.0f, 0.25f));
+    Data data = assemble(clip, skeleton, a, base_times, exact, options, additive);
     Result<CompiledClip> compiled = from_data(std::move(data), where);
     if (!compiled) return compiled.error();
     const Measurement m = measure(clip, *compiled, skeleton, geo, base, options.additive_reference,
-                                  bound, step.part(0.5f, 1.0f));
-    step.at(1.0f);
-    step = step.begin + 2 * step.width <= kGenerousCount / (kGenerousCount + 1) + 1e-6f
-               ? ProgressSpan{step.report, step.begin + step.width, step.width}
-               : ProgressSpan{step.report, step.begin + step.width,
-                              (1.0f - step.begin - step.width) * 0.5f};
-    if (!(m.max_error <= bound * kSafety || last)) return false;
-    if (!best || compiled->size_bytes() < best->clip.size_bytes()) {
-      best = Candidate{std::move(compiled).value(), m};
-    }
-    return true;
+                                  bound, progress.part(0.3f, 1.0f));
+    progress.at(1.0f);
+    return Candidate{std::move(compiled).value(), m};
   };
-  // The size does not fall steadily as the share grows (a larger tolerance can tip a group of 8
-  // joints into a finer rate or format), and the measured error usually stays well inside the
-  // bound at the first share that passes; so a few generous shares are all tried and the
-  // smallest clip within the bound is kept. Only when none passes are the shares halved, the
-  // first to pass winning.
-  for (const float share : kGenerousShares) {
-    Result<bool> passed = attempt_share(share, false);
-    if (!passed) return passed.error();
-  }
-  float share = kGenerousShares[std::size(kGenerousShares) - 1] * 0.5f;
-  for (int iteration = 0; !best && iteration <= kMaxIterations; ++iteration) {
-    const bool last = iteration == kMaxIterations;
-    Result<bool> passed = attempt_share(last ? 0.0f : share, last);
-    if (!passed) return passed.error();
-    share *= 0.5f;
-  }
+  const ProgressSpan whole{&options.progress, 0.0f, 1.0f};
+  Result<Candidate> best = search_share(attempt, bound * kSafety, whole);
+  if (!best) return best.error();
   whole.at(1.0f);
   CompiledClip compiled = std::move(best->clip);
-  const Measurement& m = best->m;
+  const Measurement m = best->m;
   CompiledClipReport& r = compiled.report_to_fill();
   r.bound = bound;
   r.distance = options.absolute ? options.distance : options.distance * geo.extent;
