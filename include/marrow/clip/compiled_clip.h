@@ -125,6 +125,12 @@ struct CompiledClipData {
   struct TrackGroup {
     std::uint8_t stream = 0;  ///< index among the segment's streams
     Format format = Format::kF32;
+    /// Rotation groups only: between two frames the sampler moves by nlerp at a corrected
+    /// fraction, alpha + k alpha (alpha - 1/2) (alpha - 1) with k = (1 - d) (2/3 + 0.19 (1 - d))
+    /// and d the two frames' dot product, which follows slerp's constant speed far more closely
+    /// than nlerp's plain alpha (docs/formats_archive.md). false: plain nlerp (archives before
+    /// version 7).
+    bool slerp_timing = false;
     std::uint32_t frame_offset = 0;  ///< bytes from a frame's start
     std::uint32_t range_offset =
         0;  ///< into ranges: min[8] then scale[8] per stored component (quantized)

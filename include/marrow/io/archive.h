@@ -19,8 +19,9 @@ namespace marrow {
 /// (Asset::compiled_clips), version 4 where each clip's tick rate came from
 /// (Asset::rate_sources), materials, images and vertex colours, version 5 a motion-matching
 /// database's section (io/motion_database_archive.h), version 6 compiled clips' kPacked track
-/// groups (each lane's bits); archives of versions 1 to 5 still load.
-inline constexpr std::uint32_t kArchiveVersion = 6;
+/// groups (each lane's bits), version 7 rotation groups sampled at slerp's timing
+/// (CompiledClipData::TrackGroup::slerp_timing); archives of versions 1 to 6 still load.
+inline constexpr std::uint32_t kArchiveVersion = 7;
 inline constexpr std::size_t kArchiveHeaderBytes = 32;
 
 /// True when the bytes start with the archive's magic.

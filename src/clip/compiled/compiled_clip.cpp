@@ -218,6 +218,9 @@ std::string check_track_group(const Data& d, const Data::Segment& seg, std::size
              " bits (at most " + std::to_string(most) + " in its format)";
     }
   }
+  if (tg.slerp_timing && channel != Data::Channel::kRotation) {
+    return name + " asks for slerp timing but holds no rotations";
+  }
   if (tg.stream >= seg.stream_count) return name + " names a stream that does not exist";
   const Data::Stream& st = d.streams[seg.first_stream + tg.stream];
   const std::size_t group_bytes = group_frame_bytes(tg, channel);

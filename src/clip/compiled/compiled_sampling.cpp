@@ -66,7 +66,9 @@ bool CompiledSamplingJob::run() const {
                                                       : 0;
       if (f > 0 && t < ft[f]) --f;
       if (f < last && t >= ft[f + 1]) ++f;
-      args.alpha[i] = std::clamp((t - ft[f]) / (ft[f + 1] - ft[f]), 0.0f, 1.0f);
+      const float alpha = std::clamp((t - ft[f]) / (ft[f + 1] - ft[f]), 0.0f, 1.0f);
+      args.alpha[i] = alpha;
+      compiled_detail::slerp_timing_coefficients(alpha, args.timing[i]);
       args.frame0[i] = d.frames.data() + st.first_byte + std::size_t{f} * st.frame_stride;
       args.frame1[i] = args.frame0[i] + st.frame_stride;
     }

@@ -22,6 +22,7 @@
 #include <string>
 
 #include "clip/compiled/layout.h"
+#include "clip/compiled/sample_dispatch.h"
 #include "marrow/clip/compiled_clip.h"
 #include "marrow/clip/compiled_sampling.h"
 #include "marrow/clip/sampling.h"
@@ -190,9 +191,16 @@ float distance_of_proxy(Data::Channel c, float proxy) {
   return proxy;
 }
 
-// Interpolates two frame values as the runtime does: lerp, or nlerp for rotations.
+// Interpolates two frame values as the runtime does: lerp, or for rotations nlerp at the
+// fraction TrackGroup::slerp_timing gives (the compiler sets it on every rotation group).
 void interpolate(Data::Channel c, const float* a, const float* b, float alpha, float* out) {
   const int n = components(c);
+  if (c == Data::Channel::kRotation) {
+    const float gap = 1.0f - (a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]);
+    const float k =
+        gap * (compiled_detail::kSlerpTimingLinear + compiled_detail::kSlerpTimingQuadratic * gap);
+    alpha += k * alpha * (alpha - 0.5f) * (alpha - 1.0f);
+  }
   for (int k = 0; k < n; ++k) out[k] = a[k] + (b[k] - a[k]) * alpha;
   if (c == Data::Channel::kRotation) {
     const float n2 = out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3];
@@ -860,6 +868,7 @@ PendingGroup pending_group(const LayoutInputs& in, const SegmentPlan& seg, std::
     }
   }
   p.channel = channel_of(c);
+  p.tg.slerp_timing = p.channel == Data::Channel::kRotation;
   for (Data::Format f : {Data::Format::kU8, Data::Format::kU16, Data::Format::kF32}) {
     if (!in.quantize_keys && f != Data::Format::kF32) continue;
     bool ok = true;

@@ -12,6 +12,21 @@
 
 namespace marrow::compiled_detail {
 
+// TrackGroup::slerp_timing's k = (1 - d) (kSlerpTimingLinear + kSlerpTimingQuadratic (1 - d)):
+// 2/3 cancels nlerp's timing error to third order in the angle (its error at fraction t is
+// -(angle^3 / 3) t (t - 1/2) (t - 1)); 0.19 fits the next order (docs/formats_archive.md).
+inline constexpr float kSlerpTimingLinear = 2.0f / 3.0f;
+inline constexpr float kSlerpTimingQuadratic = 0.19f;
+
+// The sampled fraction alpha + k(d) alpha (alpha - 1/2) (alpha - 1) as c[2] + (c[1] + c[0] d) d.
+inline void slerp_timing_coefficients(float alpha, float (&c)[3]) {
+  const float cubic = alpha * (alpha - 0.5f) * (alpha - 1.0f);
+  // k = L (1 - d) + Q (1 - d)^2 = (L + Q) - (L + 2 Q) d + Q d^2
+  c[0] = kSlerpTimingQuadratic * cubic;
+  c[1] = -(kSlerpTimingLinear + 2 * kSlerpTimingQuadratic) * cubic;
+  c[2] = (kSlerpTimingLinear + kSlerpTimingQuadratic) * cubic + alpha;
+}
+
 struct SampleArgs {
   std::size_t group_count;
   const CompiledClipData::Source* sources;  // 3 per group
@@ -23,6 +38,9 @@ struct SampleArgs {
   const std::uint8_t* frame0[CompiledClipData::kMaxStreams];
   const std::uint8_t* frame1[CompiledClipData::kMaxStreams];
   float alpha[CompiledClipData::kMaxStreams];
+  // Per stream: TrackGroup::slerp_timing's fraction as a quadratic in d
+  // (slerp_timing_coefficients).
+  float timing[CompiledClipData::kMaxStreams][3];
   const SoaTransform* rest;
   SoaTransform* output;
 };

@@ -12,16 +12,33 @@ namespace marrow::compiled_detail {
 
 #define MARROW_KERNEL MARROW_FORCE_INLINE
 
+// Where between two rotation frames each lane goes (TrackGroup::slerp_timing): alpha + k cubic,
+// k a quadratic in the frames' dot product d, here (t.d2 d + t.d1) d + t.d0 with the cubic and
+// alpha folded into the coefficients per stream (SlerpTiming), so that d is followed by two
+// operations: the kernel is bound by its chains' latency. Groups without it get t = {0, 0, alpha}.
+template <class F>
+struct TimedAlpha {
+  F d2, d1, d0;
+};
+
+template <class F>
+MARROW_KERNEL F slerp_timed_alpha(const F* a, const F* b, const TimedAlpha<F>& t) {
+  const F d = fma(a[0], b[0], a[1] * b[1]) + fma(a[2], b[2], a[3] * b[3]);
+  return fma(fma(d, t.d2, t.d1), d, t.d0);
+}
+
 // One track group's components, decoded from both frames and interpolated (lerp; nlerp for
-// rotations: the hemisphere of consecutive frames was fixed when the clip was compiled), into the
-// output planes. Fmt picks the element type at compile time.
+// rotations, at slerp_timed_alpha: the hemisphere of consecutive frames was fixed when the clip
+// was compiled), into the output planes. Fmt picks the element type at compile time.
 template <class F, CompiledClipData::Format Fmt, int Comps>
 MARROW_KERNEL void interpolate_group(const std::uint8_t* frame0, const std::uint8_t* frame1,
-                                     const float* range, F alpha, float* out) {
+                                     const float* range, F alpha, const TimedAlpha<F>& timed,
+                                     float* out) {
   using I = decltype(to_int_trunc(F::zero()));
-  F v[Comps];
+  F a[Comps], b[Comps];
   for (int k = 0; k < Comps; ++k) {
-    F v0, v1;
+    F& v0 = a[k];
+    F& v1 = b[k];
     if constexpr (Fmt == CompiledClipData::Format::kU8) {
       const F scale = F::loadu(range + (2 * k + 1) * kSoaWidth),
               min = F::loadu(range + 2 * k * kSoaWidth);
@@ -40,8 +57,10 @@ MARROW_KERNEL void interpolate_group(const std::uint8_t* frame0, const std::uint
       v0 = F::loadu(reinterpret_cast<const float*>(frame0) + k * kSoaWidth);
       v1 = F::loadu(reinterpret_cast<const float*>(frame1) + k * kSoaWidth);
     }
-    v[k] = fma(v1 - v0, alpha, v0);
   }
+  if constexpr (Comps == 4) alpha = slerp_timed_alpha(a, b, timed);
+  F v[Comps];
+  for (int k = 0; k < Comps; ++k) v[k] = fma(b[k] - a[k], alpha, a[k]);
   if constexpr (Comps == 4) {
     const F inv = rsqrt(fma(v[0], v[0], fma(v[1], v[1], fma(v[2], v[2], v[3] * v[3]))));
     for (int k = 0; k < 4; ++k) v[k] = v[k] * inv;
@@ -55,7 +74,7 @@ MARROW_KERNEL void interpolate_group(const std::uint8_t* frame0, const std::uint
 // hemisphere, so nlerp needs no sign turn).
 template <class F, int Comps>
 MARROW_KERNEL void interpolate_packed(const std::uint8_t* frame0, const std::uint8_t* frame1,
-                                      const float* range, F alpha,
+                                      const float* range, F alpha, const TimedAlpha<F>& timed,
                                       const CompiledClipData::TrackGroup& tg, float* out) {
   const auto windows = bit_windows(tg.lane_offset, tg.lane_bits, alpha);
   // One component's record: every lane's bits, rounded up to bytes (layout.h).
@@ -72,6 +91,7 @@ MARROW_KERNEL void interpolate_packed(const std::uint8_t* frame0, const std::uin
     const F one = F::set1(1.0f), zero = F::zero();
     a[3] = sqrt(max(one - (fma(a[0], a[0], a[1] * a[1]) + a[2] * a[2]), zero));
     b[3] = sqrt(max(one - (fma(b[0], b[0], b[1] * b[1]) + b[2] * b[2]), zero));
+    alpha = slerp_timed_alpha(a, b, timed);
   }
   F v[Comps];
   for (int k = 0; k < Comps; ++k) v[k] = fma(b[k] - a[k], alpha, a[k]);
@@ -89,15 +109,21 @@ MARROW_KERNEL void animated_channel(const SampleArgs& a, const CompiledClipData:
   const std::uint8_t* f1 = a.frame1[tg.stream] + tg.frame_offset;
   const float* range = a.ranges + tg.range_offset;
   const F alpha = F::set1(a.alpha[tg.stream]);
+  TimedAlpha<F> timed{F::zero(), F::zero(), alpha};
+  if (Comps == 4 && tg.slerp_timing) {
+    const float* c = a.timing[tg.stream];
+    timed = {F::set1(c[0]), F::set1(c[1]), F::set1(c[2])};
+  }
+  using Format = CompiledClipData::Format;
   switch (tg.format) {
-    case CompiledClipData::Format::kU8:
-      return interpolate_group<F, CompiledClipData::Format::kU8, Comps>(f0, f1, range, alpha, out);
-    case CompiledClipData::Format::kU16:
-      return interpolate_group<F, CompiledClipData::Format::kU16, Comps>(f0, f1, range, alpha, out);
-    case CompiledClipData::Format::kPacked:
-      return interpolate_packed<F, Comps>(f0, f1, range, alpha, tg, out);
+    case Format::kU8:
+      return interpolate_group<F, Format::kU8, Comps>(f0, f1, range, alpha, timed, out);
+    case Format::kU16:
+      return interpolate_group<F, Format::kU16, Comps>(f0, f1, range, alpha, timed, out);
+    case Format::kPacked:
+      return interpolate_packed<F, Comps>(f0, f1, range, alpha, timed, tg, out);
     default:
-      return interpolate_group<F, CompiledClipData::Format::kF32, Comps>(f0, f1, range, alpha, out);
+      return interpolate_group<F, Format::kF32, Comps>(f0, f1, range, alpha, timed, out);
   }
 }
 

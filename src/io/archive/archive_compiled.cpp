@@ -56,7 +56,7 @@ void write_record(Out& out, const Data& d) {
   for (const Data::TrackGroup& g : d.track_groups) {
     out.u8(g.stream);
     out.u8(static_cast<std::uint8_t>(g.format));
-    out.u16(0);
+    out.u16(g.slerp_timing ? 1 : 0);  // flags, version 7 (reserved, 0, before)
     out.u32(g.frame_offset);
     out.u32(g.range_offset);
     out.array(g.lane_bits, kSoaWidth);  // version 6
@@ -203,9 +203,12 @@ std::optional<CompiledClip> read_compiled_clip(In& in, std::size_t section_end,
   for (Data::TrackGroup& g : d.track_groups) {
     g.stream = in.u8("track group stream");
     g.format = static_cast<Data::Format>(enum_byte(in, "track group format", lane_bits ? 3 : 2));
-    const std::size_t reserved_at = in.pos();
-    if (in.u16("track group reserved bytes") != 0)
-      in.fail(reserved_at, "track group reserved bytes not 0");
+    const std::size_t flags_at = in.pos();
+    const std::uint16_t flags = in.u16("track group flags");
+    if (flags > (version >= 7 ? 1 : 0))
+      in.fail(flags_at, "track group flags " + std::to_string(flags) + " unknown in version " +
+                            std::to_string(version));
+    g.slerp_timing = (flags & 1) != 0;
     g.frame_offset = in.u32("track group frame offset");
     g.range_offset = in.u32("track group range offset");
     if (lane_bits) in.array(g.lane_bits, kSoaWidth, "track group lane bits");

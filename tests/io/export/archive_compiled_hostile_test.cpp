@@ -199,7 +199,11 @@ TEST(ArchiveCompiledHostile, EnumsAndReservedBytesOutOfRange) {
   const Fixture& f = fixture();
   expect_rejected(f.with_bytes(0, "sources", 0, {3}), 0, "channel source 3 is unknown");
   expect_rejected(f.with_bytes(0, "track groups", 1, {4}), 0, "track group format 4 is unknown");
-  expect_rejected(f.with_bytes(0, "track groups", 2, {1}), 0, "track group reserved bytes not 0");
+  expect_rejected(f.with_bytes(0, "track groups", 2, {2}), 0,
+                  "track group flags 2 unknown in version 7");
+  // Slerp timing on clip 0's first group, its translations.
+  expect_rejected(f.with_bytes(0, "track groups", 2, {1}), 0,
+                  "asks for slerp timing but holds no rotations");
   expect_rejected(f.with_bytes(0, "exact tracks", 2, {3}), 0, "exact track channel 3 is unknown");
   expect_rejected(f.with_bytes(0, "exact tracks", 3, {7}), 0,
                   "exact track interpolation 7 is unknown");
@@ -383,6 +387,7 @@ TEST(ArchiveCompiledHostile, PackedGroupsThatLie) {
     for (int c = 0; c < 3; ++c) {
       Record r = serialize_record(f.data[c]);
       for (std::size_t g = f.data[c].track_groups.size(); g-- > 0;) {
+        r.bytes[r.at.at("track groups") + g * 20 + 2] = 0;  // flags: version 7
         const std::size_t at = r.at.at("track groups") + g * 20 + 12;
         r.bytes.erase(r.bytes.begin() + static_cast<std::ptrdiff_t>(at),
                       r.bytes.begin() + static_cast<std::ptrdiff_t>(at + 8));
@@ -407,6 +412,44 @@ TEST(ArchiveCompiledHostile, PackedGroupsThatLie) {
                                            "is unknown"),
             std::string::npos)
       << packed_v5.error().message;
+}
+
+// Slerp timing came with version 7: a version-6 archive whose track group flags set it is
+// refused; with the flags at 0, as version 6 wrote them, its rotation groups load as plain nlerp.
+TEST(ArchiveCompiledHostile, SlerpTimingIsRefusedBeforeVersion7) {
+  const Fixture& f = fixture();
+  bool flagged = false;
+  for (const Data& d : f.data) {
+    for (const Data::TrackGroup& g : d.track_groups) flagged = flagged || g.slerp_timing;
+  }
+  ASSERT_TRUE(flagged) << "no track group with slerp timing in the fixture";
+  const auto as_version6 = [&](bool keep_flags) {
+    Bytes b = f.archive;
+    for (int c = 0; c < 3; ++c) {
+      Record r = serialize_record(f.data[c]);
+      for (std::size_t g = 0; g < f.data[c].track_groups.size() && !keep_flags; ++g) {
+        r.bytes[r.at.at("track groups") + g * 20 + 2] = 0;
+      }
+      b = splice_record(b, c, f.record[c].bytes.size(), static_cast<std::uint32_t>(r.bytes.size()),
+                        r.bytes);
+    }
+    put_u32_at(b, 8, 6);
+    reseal_archive(b);
+    return b;
+  };
+  Result<Asset> flags = read_archive(as_version6(true), "v6.marrow");
+  ASSERT_FALSE(flags.ok());
+  EXPECT_NE(flags.error().message.find("track group flags 1 unknown in version 6"),
+            std::string::npos)
+      << flags.error().message;
+  Result<Asset> plain = read_archive(as_version6(false), "v6.marrow");
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  for (std::size_t c = 0; c < 3; ++c) {
+    ASSERT_NE(plain->compiled_clip(c), nullptr) << c;
+    for (const Data::TrackGroup& g : plain->compiled_clip(c)->layout().track_groups) {
+      EXPECT_FALSE(g.slerp_timing);
+    }
+  }
 }
 
 TEST(ArchiveCompiledHostile, ReportsThatContradictThemselves) {

@@ -359,9 +359,9 @@ TEST(ArchiveHostile, SectionsAndHeaderThatLie) {
   }
   {
     Bytes b = full;
-    put_u32(b, 8, 7);
+    put_u32(b, 8, 8);
     reseal(b);
-    expect_rejected(b, "format version 7; this build reads versions 1 to 6");
+    expect_rejected(b, "format version 8; this build reads versions 1 to 7");
   }
   {
     Bytes b = full;

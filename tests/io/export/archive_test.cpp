@@ -144,7 +144,7 @@ void expect_same_compiled(const CompiledClip& a, const CompiledClip& b) {
 void expect_compiled_round_trip(const Asset& a) {
   Result<Bytes> bytes = archive_bytes(a);
   ASSERT_TRUE(bytes.ok()) << bytes.error().message;
-  EXPECT_EQ((*bytes)[8], 6);
+  EXPECT_EQ((*bytes)[8], 7);
   Result<Asset> back = read_archive(*bytes, "compiled.marrow");
   ASSERT_TRUE(back.ok()) << back.error().message;
   expect_same_asset(a, *back);
@@ -292,7 +292,7 @@ TEST(Archive, HeaderIsWhatTheDocsSay) {
     return std::uint32_t(b[at]) | std::uint32_t(b[at + 1]) << 8 | std::uint32_t(b[at + 2]) << 16 |
            std::uint32_t(b[at + 3]) << 24;
   };
-  EXPECT_EQ(u32(8), 6u);   // version
+  EXPECT_EQ(u32(8), 7u);   // version
   EXPECT_EQ(u32(12), 0u);  // flags
   EXPECT_EQ(u32(16), b.size() - 32);
   EXPECT_EQ(u32(20), 0u);

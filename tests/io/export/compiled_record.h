@@ -83,7 +83,7 @@ inline Record serialize_record(const marrow::CompiledClipData& d) {
   for (const auto& g : d.track_groups) {
     r.put(g.stream);
     r.put(static_cast<std::uint8_t>(g.format));
-    r.put(std::uint16_t{0});
+    r.put(static_cast<std::uint16_t>(g.slerp_timing ? 1 : 0));  // flags, version 7
     r.put(g.frame_offset);
     r.put(g.range_offset);
     for (std::uint8_t bits : g.lane_bits) r.put(bits);  // version 6
