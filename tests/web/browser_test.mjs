@@ -130,6 +130,28 @@ test('the viewer in headless Chromium draws, poses and refuses as the command li
     assert.ok(hot > 200, `${hot} hot pixels`);
     assert.ok(differing(report.frames.heat, character) > pixels * 0.005);
 
+    // The crowd: 100 characters spread over the canvas (cells of a 4 x 4 split where the meshes
+    // change the frame), where the first one alone, seen from the same place, covers a few.
+    const cellsDrawn = (frame, background) => {
+      const counts = new Map();
+      for (let i = 0; i < frame.length; i += 4) {
+        if (Math.abs(frame[i] - background[i]) + Math.abs(frame[i + 1] - background[i + 1]) +
+            Math.abs(frame[i + 2] - background[i + 2]) <= 24) continue;
+        const p = i / 4, cell = `${Math.floor((p % 640) / 160)},${Math.floor(p / 640 / 120)}`;
+        counts.set(cell, (counts.get(cell) ?? 0) + 1);
+      }
+      return [...counts.values()].filter((n) => n > 50).length;
+    };
+    const { crowd } = report;
+    assert.equal(crowd.count, 100);
+    const crowdCells = cellsDrawn(crowd.frame, crowd.ground);
+    const singleCells = cellsDrawn(crowd.alone, crowd.ground);
+    assert.ok(crowdCells >= 6 && crowdCells >= singleCells + 4,
+              `crowd ${crowdCells}, one ${singleCells}`);
+    writeFileSync(join(dirname(webDir), 'viewer_crowd_test.png'),
+                  Buffer.from(crowd.screenshot.split(',')[1], 'base64'));
+    assert.ok(crowd.medianMs > 0 && crowd.medianMs < 1000, `${crowd.medianMs} ms`);
+
     const dir = mkdtempSync(join(tmpdir(), 'marrow-web-'));
     writeFileSync(join(dir, 'truncated.glb'), readFileSync(soldier).subarray(0, 100000));
     const cli = spawnSync(marrowBin, ['info', join(dir, 'truncated.glb')], { encoding: 'utf8' });
@@ -142,6 +164,7 @@ test('the viewer in headless Chromium draws, poses and refuses as the command li
     assert.deepEqual(report.page.clips, report.reloaded);
     assert.match(report.page.timing, /^marrow [0-9.]+ ms per frame/);
     assert.ok(report.page.overridePlayer >= 0, 'the override control started a player');
+    assert.match(report.page.crowdTiming, /^marrow [0-9.]+ ms per frame .* for 100 characters/);
     assert.deepEqual(report.page.errors, [report.truncated]);
     assert.equal(report.page.statusAfterError, report.page.status);
     // The last frame (skeleton drawn over the character), for a person to look at.
@@ -150,6 +173,9 @@ test('the viewer in headless Chromium draws, poses and refuses as the command li
     t.diagnostic(`screenshot: ${screenshot}`);
     t.diagnostic(`drop to first drawn frame: ${report.firstFrameMs.toFixed(0)} ms; character ` +
                  `${drawn} pixels, grid ${grid}, moved ${moved}`);
+    t.diagnostic(`100 characters: marrow ${crowd.medianMs.toFixed(2)} ms per frame, the whole ` +
+                 `frame drawn ${crowd.tickMs.toFixed(1)} ms (medians of 30; software GL), over ` +
+                 `${crowdCells} of 16 cells (one character: ${singleCells})`);
   } finally {
     clearTimeout(timer);
     browser.kill();

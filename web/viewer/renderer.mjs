@@ -14,6 +14,7 @@ uniform highp sampler2D palette;
 uniform bool skinned;
 uniform mat4 rigid;
 uniform mat4 viewProjection;
+uniform vec3 offset;
 out vec3 worldNormal;
 out vec2 texcoord;
 out float vertexHeat;
@@ -29,7 +30,7 @@ void main() {
   worldNormal = mat3(m) * normal;
   texcoord = uv;
   vertexHeat = heat;
-  gl_Position = viewProjection * (m * vec4(position, 1.0));
+  gl_Position = viewProjection * (m * vec4(position, 1.0) + vec4(offset, 0.0));
 }`;
 
 const MESH_FRAGMENT = `#version 300 es
@@ -292,8 +293,9 @@ export class Renderer {
     gl.disableVertexAttribArray(color);
   }
 
-  // One frame: the character as `character` last evaluated it, seen by `camera`.
-  draw(character, camera, radius, root) {
+  // One frame: the character as `character` last evaluated it, seen by `camera`, and the crowd
+  // ({character, offset}: more characters' meshes, moved by offset in model space).
+  draw(character, camera, radius, root, crowd = []) {
     const gl = this.gl;
     const canvas = this.canvas;
     gl.viewport(0, 0, canvas.width, canvas.height);
@@ -310,17 +312,23 @@ export class Renderer {
     this.drawFlat(flat.triangles, gl.TRIANGLES, vp);
     gl.depthMask(true);
     gl.disable(gl.BLEND);
-    if (this.showMeshes) this.drawMeshes(character, model, vp);
+    if (this.showMeshes) {
+      this.drawMeshes(character, model, vp, [0, 0, 0]);
+      for (const other of crowd) {
+        this.drawMeshes(other.character, other.character.modelMatrices(), vp, other.offset);
+      }
+    }
     gl.disable(gl.DEPTH_TEST);
     this.drawFlat(flat.bones, gl.LINES, vp);
     return vp;
   }
 
-  drawMeshes(character, model, vp) {
+  drawMeshes(character, model, vp, offset) {
     const gl = this.gl;
     gl.useProgram(this.meshProgram);
     const uniform = (name) => gl.getUniformLocation(this.meshProgram, name);
     gl.uniformMatrix4fv(uniform('viewProjection'), false, vp);
+    gl.uniform3fv(uniform('offset'), offset);
     gl.uniform1i(uniform('palette'), 0);
     gl.uniform1i(uniform('baseTexture'), 1);
     let uploaded = -1;

@@ -22,6 +22,9 @@ export class Viewer {
     this.radius = 1;
     this.updateMs = 0;
     this.frameMs = 16;
+    // More characters playing the shown clip on a grid behind the first (setCrowd).
+    this.crowd = [];
+    this.crowdSize = 1;
   }
 
   // Loads `files` ({name, bytes}; the first readable one is the file, the rest its companions).
@@ -35,6 +38,7 @@ export class Viewer {
       asset.delete();  // refused: the asset shown before stays, and nothing is left behind
       throw error;
     }
+    this.deleteCrowd();
     this.character?.delete();
     this.asset?.delete();
     this.asset = asset;
@@ -46,6 +50,7 @@ export class Viewer {
     if (asset.clips.length > 0) this.play(asset.clips[0].name);
     this.character.update(0);
     this.frame();
+    if (this.crowdSize > 1) this.setCrowd(this.crowdSize);
     return asset;
   }
 
@@ -54,6 +59,42 @@ export class Viewer {
     this.clip = clip;
     this.player = this.character.play(clip, { loop: this.loop });
     this.character.setTimeScale(this.player, this.speed);
+    if (this.crowd.length > 0) this.setCrowd(this.crowdSize);
+  }
+
+  // Shows `count` characters in all (1 to 400): the others play the shown clip, looping, from
+  // staggered times, on a square grid behind the first, each with its own Animator over the
+  // asset's one clip set; the camera pulls back to frame them. updateMs covers all of them.
+  setCrowd(count) {
+    this.crowdSize = Math.max(1, Math.min(400, Math.floor(Number(count) || 1)));
+    this.deleteCrowd();
+    if (!this.asset) return;
+    const columns = Math.ceil(Math.sqrt(this.crowdSize));
+    const spacing = this.radius * 1.5;
+    const duration = this.asset.clips.find((c) => c.name === this.clip)?.duration ?? 0;
+    for (let i = 1; i < this.crowdSize; ++i) {
+      const character = this.asset.createCharacter();
+      if (this.clip !== null) {
+        const player = character.play(this.clip, { loop: true });
+        character.setTimeScale(player, this.speed);
+        if (duration > 0) character.setTime(player, (i * 0.37) % duration);
+      }
+      character.update(0);
+      const row = Math.floor(i / columns), column = i % columns;
+      this.crowd.push({ character, offset: [column * spacing, 0, -row * spacing] });
+    }
+    this.frame();
+    if (columns > 1) {
+      const across = (columns - 1) * spacing;
+      this.camera.target = [this.camera.target[0] + across / 2, this.camera.target[1],
+                            this.camera.target[2] - across / 2];
+      this.camera.distance = (this.radius + across * 0.75) * 2.4;
+    }
+  }
+
+  deleteCrowd() {
+    for (const other of this.crowd) other.character.delete();
+    this.crowd = [];
   }
 
   // A masked override layer: `clip` on layer 1 moves `joint` and everything below it over the
@@ -129,8 +170,10 @@ export class Viewer {
     if (!this.character) return;
     const start = performance.now();
     this.character.update(this.playing ? dt : 0);
+    for (const other of this.crowd) other.character.update(this.playing ? dt : 0);
     this.updateMs = performance.now() - start;
-    this.viewProjection = this.renderer.draw(this.character, this.camera, this.radius, this.root());
+    this.viewProjection = this.renderer.draw(this.character, this.camera, this.radius, this.root(),
+                                             this.crowd);
   }
 
   // Shows skeleton joint `joint`'s skin weights as a heat map (null: the materials again).
@@ -280,6 +323,7 @@ export async function startPage(document) {
   $('override').addEventListener('click', guard(() => viewer.setOverride($('override-joint').value,
                                                                         $('override-clip').value)));
   $('override-off').addEventListener('click', guard(() => viewer.setOverride(null, null)));
+  $('crowd-show').addEventListener('click', guard(() => viewer.setCrowd($('crowd').value)));
   $('skeleton').addEventListener('change', (e) => { viewer.renderer.showSkeleton = e.target.checked; });
   $('meshes').addEventListener('change', (e) => { viewer.renderer.showMeshes = e.target.checked; });
   // A click on a joint shows its skin weights as a heat map; a click elsewhere, the materials.
@@ -322,7 +366,8 @@ export async function startPage(document) {
     }
     if (viewer.character) {
       $('timing').textContent = `marrow ${viewer.updateMs.toFixed(3)} ms per frame ` +
-                                `(update, evaluate, local-to-model, palettes) · ` +
+                                `(update, evaluate, local-to-model, palettes) for ` +
+                                `${viewer.crowdSize} character${viewer.crowdSize > 1 ? 's' : ''} · ` +
                                 `${(1000 / viewer.frameMs).toFixed(0)} frames per second · ` +
                                 `SIMD ${viewer.marrow.simdLevel}`;
       if (viewer.player >= 0 && document.activeElement !== $('time')) {
