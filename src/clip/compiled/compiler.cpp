@@ -128,16 +128,21 @@ Geometry measure_geometry(const Skeleton& skeleton, float distance_relative, boo
 
 // --- One joint channel ------------------------------------------------------------------------
 
-// Angle between two unit quaternions, precise near 0: 4 atan2(|a - b|, |a + b|) with b in a's
-// hemisphere.
-float angle_between_units(const float* a, const float* b) {
+// |a - b|^2 and |a + b|^2 for unit quaternions, b turned into a's hemisphere: the angle between
+// them is 4 atan2(|a - b|, |a + b|), precise near 0.
+void quarter_angle_terms(const float* a, const float* b, float& diff, float& sum) {
   const float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
   const float s = d < 0 ? -1.0f : 1.0f;
-  float diff = 0, sum = 0;
+  diff = 0, sum = 0;
   for (int k = 0; k < 4; ++k) {
     diff += (a[k] - s * b[k]) * (a[k] - s * b[k]);
     sum += (a[k] + s * b[k]) * (a[k] + s * b[k]);
   }
+}
+
+float angle_between_units(const float* a, const float* b) {
+  float diff, sum;
+  quarter_angle_terms(a, b, diff, sum);
   return 4.0f * std::atan2(std::sqrt(diff), std::sqrt(sum));
 }
 
@@ -163,14 +168,8 @@ float channel_distance_proxy(Data::Channel c, const float* a, const float* b) {
       return (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
              (a[2] - b[2]) * (a[2] - b[2]);
     case Data::Channel::kRotation: {
-      // |a - b|^2 / |a + b|^2 with b in a's hemisphere: tan^2 of a quarter of the angle.
-      const float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-      const float s = d < 0 ? -1.0f : 1.0f;
-      float diff = 0, sum = 0;
-      for (int k = 0; k < 4; ++k) {
-        diff += (a[k] - s * b[k]) * (a[k] - s * b[k]);
-        sum += (a[k] + s * b[k]) * (a[k] + s * b[k]);
-      }
+      float diff, sum;  // their ratio is tan^2 of a quarter of the angle
+      quarter_angle_terms(a, b, diff, sum);
       return diff / sum;
     }
     case Data::Channel::kScale:
