@@ -14,8 +14,9 @@ namespace marrow::compiled_detail {
 
 // Where between two rotation frames each lane goes (TrackGroup::slerp_timing): alpha + k cubic,
 // k a quadratic in the frames' dot product d, here (t.d2 d + t.d1) d + t.d0 with the cubic and
-// alpha folded into the coefficients per stream (SlerpTiming), so that d is followed by two
-// operations: the kernel is bound by its chains' latency. Groups without it get t = {0, 0, alpha}.
+// alpha folded into the coefficients per stream (slerp_timing_coefficients), so that d is followed
+// by two operations: the kernel is bound by its chains' latency. Groups without it get t = {0, 0,
+// alpha}.
 template <class F>
 struct TimedAlpha {
   F d2, d1, d0;
