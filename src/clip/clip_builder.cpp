@@ -17,6 +17,10 @@ ClipBuilder::ClipBuilder(std::string name) {
 
 namespace {
 
+// How far a rotation key's squared length may be from 1 and count as normalized: a few float
+// rounding steps, more than normalizing in float leaves.
+constexpr float kUnitLengthSlack = 8 * std::numeric_limits<float>::epsilon();
+
 // Checks that are the same for joint and weight tracks: key counts, value counts, room in the
 // clip's arrays, finite and increasing times, finite values.
 Status check_keys(std::size_t times_held, std::size_t values_held, std::size_t per_key,
@@ -77,7 +81,12 @@ Status ClipBuilder::add_track(JointIndex joint, std::string_view joint_name, Tra
   if (target == TrackTarget::kRotation && interpolation != Interpolation::kCubicSpline) {
     for (std::size_t k = 0; k < times.size(); ++k) {
       float* q = clip_.values_.data() + track.first_value + k * 4;
-      const Quat n = normalize(Quat{q[0], q[1], q[2], q[3]});
+      // Keys already of unit length within float rounding stay as given: normalizing again moves
+      // their last bits, so a clip built from another clip's keys (an archive read back, a
+      // compiled clip's exact keys) would not be the same clip.
+      const Quat given{q[0], q[1], q[2], q[3]};
+      if (std::abs(dot(given, given) - 1.0f) <= kUnitLengthSlack) continue;
+      const Quat n = normalize(given);
       q[0] = n.x, q[1] = n.y, q[2] = n.z, q[3] = n.w;
     }
   }

@@ -89,7 +89,19 @@ TEST(Quat, NormalizeNeverReturnsNaN) {
 TEST(Quat, AngleBetweenIgnoresTheDoubleCover) {
   EXPECT_NEAR(angle_between(Quat::identity(), rot_z90()), kPi / 2, kEps);
   EXPECT_NEAR(angle_between(Quat::identity(), negate(rot_z90())), kPi / 2, kEps);
-  EXPECT_NEAR(angle_between(rot_x90(), negate(rot_x90())), 0.0f, 1e-3f);
+  EXPECT_NEAR(angle_between(rot_x90(), negate(rot_x90())), 0.0f, 1e-6f);
+}
+
+// Small angles read as themselves: 2 acos(dot) could not tell 1e-5 rad from 0 (a dot product one
+// rounding step below 1 is acos's 7e-4 rad), so tests comparing poses measured their rounding.
+TEST(Quat, AngleBetweenResolvesSmallAngles) {
+  const Quat a = from_axis_angle({0.3f, -0.5f, 0.8f}, 1.1f);
+  for (float angle : {1e-5f, 1e-4f, 3e-3f}) {
+    const Quat b = a * from_axis_angle({1, 0, 0}, angle);
+    EXPECT_NEAR(angle_between(a, b), angle, angle * 0.05f) << angle;
+    EXPECT_NEAR(angle_between(negate(a), b), angle, angle * 0.05f) << angle;
+  }
+  EXPECT_NEAR(angle_between(a, a), 0.0f, 1e-6f);
 }
 
 TEST(Quat, SlerpEndpoints) {

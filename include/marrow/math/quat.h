@@ -58,8 +58,13 @@ inline Quat from_axis_angle(Vec3 axis, float radians) {
 
 /// Angle in radians between two orientations (0..pi), ignoring the double cover.
 inline float angle_between(Quat a, Quat b) {
-  const float d = std::fabs(dot(normalize(a), normalize(b)));
-  return 2.0f * std::acos(d > 1.0f ? 1.0f : d);
+  // From the chord and its complement, not acos of the dot product: acos is steep near 1, where
+  // a dot product's rounding alone would read as a thousandth of a radian.
+  a = normalize(a);
+  b = normalize(b);
+  if (dot(a, b) < 0) b = negate(b);
+  const Quat d = add(a, negate(b)), s = add(a, b);
+  return 4.0f * std::atan2(std::sqrt(dot(d, d)), std::sqrt(dot(s, s)));
 }
 
 /// Normalized linear interpolation along the shortest arc.
