@@ -668,7 +668,7 @@ Attempt plan(const Clip& clip, const Skeleton& skeleton, const Geometry& geo, fl
         lane.kind = LaneKind::kConstant;
         std::copy_n(first, components(lane.channel), lane.value.data());
       }
-    } else if (t.interpolation == Interpolation::kStep || base_times.size() < 2) {
+    } else if (t.interpolation == Interpolation::kStep || base_times.size() < 2 || share == 0) {
       lane.kind = LaneKind::kKeyed;
     } else {
       lane.kind = LaneKind::kUniform;
@@ -1247,6 +1247,17 @@ Result<CompiledClip> CompiledClip::compile(const Clip& clip, const Skeleton& ske
   const ProgressSpan whole{&options.progress, 0.0f, 1.0f};
   Result<Candidate> best = search_share(attempt, bound * kSafety, whole);
   if (!best) return best.error();
+  // Sparse clips (a few keys per track) are smaller kept as their keys than resampled at any
+  // rate: share 0 keeps every moving channel as exact keys, tried when the keys alone would be
+  // smaller than the search's clip.
+  if (exact_bytes(clip) < best->clip.size_bytes()) {
+    Result<Candidate> keyed = attempt(0.0f, ProgressSpan{});
+    if (!keyed) return keyed.error();
+    if (keyed->m.max_error <= bound * kSafety &&
+        keyed->clip.size_bytes() < best->clip.size_bytes()) {
+      best = std::move(keyed).value();
+    }
+  }
   whole.at(1.0f);
   CompiledClip compiled = std::move(best->clip);
   const Measurement m = best->m;

@@ -105,6 +105,25 @@ std::vector<float> check_times(const Clip& clip, unsigned seed) {
   return times;
 }
 
+// The most a compiled clip may take: what keeping every track's keys as they are takes (the
+// exact keys, a clip object to hold them, and a compiled clip of the same name and events with
+// nothing moving), the constants it holds (a channel held away from rest fills its group's 8
+// lanes, more than a key or two of its own) and a record's slack. Sparse clips (a few keys far
+// apart) grew when every moving channel was resampled; none is to be bigger than its keys.
+std::size_t keys_kept_bytes(const Clip& clip, const Skeleton& skeleton,
+                            const CompiledClip& compiled) {
+  ClipBuilder still(clip.name());
+  for (const ClipEvent& e : clip.events()) still.add_event(e.time, e.name);
+  still.set_duration(clip.duration());
+  const Result<CompiledClip> nothing_moving =
+      CompiledClip::compile(still.build(skeleton.size(), "still").value(), skeleton);
+  EXPECT_TRUE(nothing_moving.ok());
+  const std::size_t keys =
+      clip.tracks().size() * sizeof(Track) + (clip.times().size() + clip.values().size()) * 4;
+  return nothing_moving->size_bytes() + sizeof(Clip) + keys +
+         compiled.layout().constants.size() * sizeof(float) + 64;
+}
+
 // Compiles every clip of `asset` with `options` and checks the bound forward, backwards and on
 // every SIMD level. Prints each clip's size and measured error.
 void check_asset(const Asset& asset, const CompileOptions& options = {}) {
@@ -115,6 +134,7 @@ void check_asset(const Asset& asset, const CompileOptions& options = {}) {
     ASSERT_TRUE(compiled.ok()) << compiled.error().message;
     const CompiledClipReport& r = compiled->report();
     ASSERT_GT(r.bound, 0);
+    EXPECT_LE(compiled->size_bytes(), keys_kept_bytes(clip, skeleton, *compiled));
     const std::vector<float> times = check_times(clip, 7);
     float worst = 0;
     for_each_simd_level([&](SimdLevel level) {
@@ -310,21 +330,25 @@ TEST(CompiledClip, ProgressRisesFromZeroToOne) {
 
 TEST(CompiledClip, CopiesShareOneBlockThatOutlivesTheOriginal) {
   const Skeleton s = chain();
-  const float times[] = {0.0f, 0.5f, 1.0f};
-  std::vector<float> turn, step;
-  for (float deg : {0.0f, 60.0f, 10.0f}) {
-    const Quat q = about_z(deg);
+  // A densely keyed turn (resampled: frames) and a STEP track (kept as exact keys).
+  std::vector<float> times, turn;
+  for (int k = 0; k <= 60; ++k) {
+    times.push_back(k / 60.0f);
+    const Quat q = about_z(60.0f * std::sin(3.0f * times.back()));
     append(turn, {q.x, q.y, q.z, q.w});
   }
+  const float step_times[] = {0.0f, 0.5f, 1.0f};
+  std::vector<float> step;
   append(step, {0, 1, 0, 0, 0.5f, 0, 0, 2, 0});
   const Clip clip = hand_clip(s, [&](ClipBuilder& b) {
     ASSERT_TRUE(
         b.add_track(0, "root", TrackTarget::kRotation, Interpolation::kLinear, times, turn, "t"));
-    ASSERT_TRUE(
-        b.add_track(2, "tip", TrackTarget::kTranslation, Interpolation::kStep, times, step, "t"));
+    ASSERT_TRUE(b.add_track(2, "tip", TrackTarget::kTranslation, Interpolation::kStep, step_times,
+                            step, "t"));
   });
   std::optional<CompiledClip> original = CompiledClip::compile(clip, s).value();
   ASSERT_EQ(original->keyed_track_count(), 1u);  // the STEP track
+  ASSERT_FALSE(original->layout().frames.empty());
   ASSERT_NE(original->keyed_clip(), nullptr);
   const std::vector<Transform> before = compiled_pose(*original, s, 0.7f);
   const CompiledClip copy = *original;
