@@ -129,18 +129,38 @@ acl::track_array_qvvf make_tracks(acl::iallocator& allocator, const Skeleton& sk
 }
 
 // marrow's virtual-vertex distance between two model poses: each joint and the points
-// `distance` along its three axes; every joint's largest goes into `errors`.
-void vertex_errors(std::span<const Mat4> a, std::span<const Mat4> b, float distance,
-                   std::vector<float>& errors) {
-  const Vec3 points[4] = {{0, 0, 0}, {distance, 0, 0}, {0, distance, 0}, {0, 0, distance}};
+// `distance` along its three axes in model space (the compiler's definition: a joint scaled in
+// its rest pose gets its points at distance / scale in its own units, `local_distance`); every
+// joint's largest goes into `errors`.
+void vertex_errors(std::span<const Mat4> a, std::span<const Mat4> b,
+                   std::span<const float> local_distance, std::vector<float>& errors) {
   for (std::size_t j = 0; j < a.size(); ++j) {
+    const float d = local_distance[j];
+    const Vec3 points[4] = {{0, 0, 0}, {d, 0, 0}, {0, d, 0}, {0, 0, d}};
     float worst = 0;
     for (const Vec3& p : points) {
-      const Vec3 d = transform_point(a[j], p) - transform_point(b[j], p);
-      worst = std::max(worst, std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z));
+      const Vec3 e = transform_point(a[j], p) - transform_point(b[j], p);
+      worst = std::max(worst, std::sqrt(e.x * e.x + e.y * e.y + e.z * e.z));
     }
     errors.push_back(worst);
   }
+}
+
+// `distance` in each joint's own units: divided by the largest axis scale of its rest pose in
+// model space.
+std::vector<float> local_distances(const Skeleton& skeleton, float distance) {
+  std::vector<Mat4> rest(skeleton.size());
+  local_to_model(skeleton, skeleton.rest_pose(), rest);
+  std::vector<float> out(skeleton.size());
+  for (std::size_t j = 0; j < rest.size(); ++j) {
+    float s = 0;
+    for (int c = 0; c < 3; ++c) {
+      const Vec3 axis = rest[j].column(c);
+      s = std::max(s, std::sqrt(axis.x * axis.x + axis.y * axis.y + axis.z * axis.z));
+    }
+    out[j] = s > 1e-20f ? distance / s : distance;
+  }
+  return out;
 }
 
 struct ErrorFigures {
@@ -246,6 +266,7 @@ ErrorFigures marrow_metric(Exact& exact, const Sampling& s, float distance, Loca
   std::vector<Transform> a(n), b(n);
   std::vector<Mat4> ma(n), mb(n);
   std::vector<float> errors;
+  const std::vector<float> local_distance = local_distances(skeleton, distance);
   const float duration = exact.clip.duration();
   for (std::uint32_t i = 0; i < 2 * s.samples - 1; ++i) {
     const float t = std::min(0.5f * static_cast<float>(i) / s.rate, duration);
@@ -253,7 +274,7 @@ ErrorFigures marrow_metric(Exact& exact, const Sampling& s, float distance, Loca
     local_at(t, std::span<Transform>(b));
     local_to_model(skeleton, a, ma);
     local_to_model(skeleton, b, mb);
-    vertex_errors(ma, mb, distance, errors);
+    vertex_errors(ma, mb, local_distance, errors);
   }
   return figures(std::move(errors));
 }
