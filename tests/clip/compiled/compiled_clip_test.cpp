@@ -425,14 +425,17 @@ TEST(CompiledClip, JumpsCubicSplinesAndSignFlipsStayInsideTheBound) {
 }
 
 TEST(CompiledClip, ChannelsThatDoNotMoveCostNoFrames) {
-  // Every channel animated, but only the root's rotation moves: one moving group channel.
+  // Every channel animated, but only the root's rotation moves: one moving group channel. The
+  // turn is densely keyed, so that frames are its smaller form on every platform (a turn of a
+  // few keys is kept as its keys where they take less room, and the fixed sizes that decide it
+  // differ between 64- and 32-bit builds).
   const Skeleton s = chain();
-  const float times[] = {0.0f, 0.5f, 1.0f};
-  const float still[] = {0, 1, 0, 0, 1, 0, 0, 1, 0};
-  const float ones[] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
-  std::vector<float> turn;
-  for (float deg : {0.0f, 30.0f, 0.0f}) {
-    const Quat q = about_z(deg);
+  std::vector<float> times, still, ones, turn;
+  for (int k = 0; k <= 60; ++k) {
+    times.push_back(k / 60.0f);
+    append(still, {0, 1, 0});
+    append(ones, {1, 1, 1});
+    const Quat q = about_z(30.0f * std::sin(3.0f * times.back()));
     append(turn, {q.x, q.y, q.z, q.w});
   }
   const Clip clip = hand_clip(s, [&](ClipBuilder& b) {
