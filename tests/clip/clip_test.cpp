@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -351,6 +353,41 @@ TEST(ClipBuilder, RawSampleBytesCountEveryJointAtTheFastestKeyRate) {
   const auto one = still.build(3, "c.gltf");
   ASSERT_TRUE(one.ok()) << one.error().message;
   EXPECT_EQ(raw_sample_bytes(*one, 3), 120u);
+}
+
+// A clip built from another clip's rotation keys is that clip, bit for bit (a compiled clip's
+// exact keys, an archive read back): keys of unit length within float rounding are kept as given,
+// where normalizing them again would move their last bits. Keys that are not unit are still made
+// so (squared length 1 within float rounding, the same direction).
+TEST(ClipBuilder, RotationKeysSurviveBeingBuiltAgain) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<float> times, values;
+  for (int k = 0; k < 2000; ++k) {
+    times.push_back(static_cast<float>(k));
+    for (int c = 0; c < 4; ++c) values.push_back(u(rng) * 3.0f);
+  }
+  ClipBuilder first("first");
+  ASSERT_TRUE(
+      first.add_track(0, "j", TrackTarget::kRotation, Interpolation::kLinear, times, values, "t"));
+  const Clip once = first.build(1, "first").value();
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    const float* q = once.values().data() + 4 * k;
+    const float* given = values.data() + 4 * k;
+    const float n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    ASSERT_NEAR(n2, 1.0f, 1e-6f) << k;
+    const float length = std::sqrt(given[0] * given[0] + given[1] * given[1] + given[2] * given[2] +
+                                   given[3] * given[3]);
+    for (int c = 0; c < 4; ++c) ASSERT_NEAR(q[c], given[c] / length, 1e-6f) << k;
+  }
+  ClipBuilder again("again");
+  ASSERT_TRUE(again.add_track(0, "j", TrackTarget::kRotation, Interpolation::kLinear, times,
+                              once.values(), "t"));
+  const Clip twice = again.build(1, "again").value();
+  ASSERT_EQ(twice.values().size(), once.values().size());
+  EXPECT_EQ(std::memcmp(twice.values().data(), once.values().data(),
+                        once.values().size() * sizeof(float)),
+            0);
 }
 
 }  // namespace
