@@ -630,6 +630,67 @@ TEST(ControlScriptRun, BadIkAndPlantingFailNamingThePlace) {
             std::string::npos);
 }
 
+// Commands run at once and steps of the caller's clock (the WebAssembly interface's way) give the
+// frames the timeline gives when the commands fall on frames: same players, same pose.
+TEST(ControlScriptRun, CommandsRunAtOnceGiveTheTimelinesFrames) {
+  const std::string soldier = std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+  if (!fs::exists(soldier)) GTEST_SKIP() << soldier << " is absent";
+  const Result<Asset> asset = load_asset(soldier);
+  ASSERT_TRUE(asset.ok()) << asset.error().message;
+  const std::string setup = R"("fps": 30, "blend_spaces": [{"name": "gait", "samples":
+      [{"clip": "Walk", "x": 1}, {"clip": "Run", "x": 3}]}])";
+  Result<AnimationScript> timed = parse_animation_script(
+      "{" + setup + R"(, "duration": 1, "timeline": [{"t": 0, "play": "Walk"},
+      {"t": 0.5, "cross_fade": {"from": "Walk", "to": "gait", "x": 2, "duration": 0.3}}]})",
+      "timed.json");
+  Result<AnimationScript> bare = parse_animation_script("{" + setup + "}", "bare.json");
+  ASSERT_TRUE(timed.ok() && bare.ok());
+  Result<ScriptRunner> by_timeline = ScriptRunner::create(*asset, *timed);
+  Result<ScriptRunner> by_hand = ScriptRunner::create(*asset, *bare);
+  ASSERT_TRUE(by_timeline.ok() && by_hand.ok());
+  Result<ScriptCommand> play = parse_script_command(R"({"play": "Walk"})", "js");
+  Result<ScriptCommand> fade = parse_script_command(
+      R"({"cross_fade": {"from": "Walk", "to": "gait", "x": 2, "duration": 0.3}})", "js");
+  ASSERT_TRUE(play.ok() && fade.ok());
+  ScriptFrame expected, got;
+  for (int k = 0; k <= 30; ++k) {
+    ASSERT_TRUE(by_timeline->next(expected).ok());
+    if (k == 0) {
+      ASSERT_TRUE(by_hand->run(*play).ok());
+    }
+    ASSERT_TRUE(by_hand->step(k == 0 ? 0.0f : 1.0f / 30, got).ok());
+    if (k == 15) {
+      ASSERT_TRUE(by_hand->run(*fade).ok());
+      ASSERT_TRUE(by_hand->step(0, got).ok());
+    }
+    ASSERT_EQ(got.model.size(), expected.model.size());
+    float worst = 0;
+    for (std::size_t j = 0; j < got.model.size(); ++j) {
+      for (int e = 0; e < 16; ++e) {
+        worst = std::max(worst, std::abs(got.model[j].m[e] - expected.model[j].m[e]));
+      }
+    }
+    EXPECT_LT(worst, 1e-4f) << "frame " << k;
+    EXPECT_NEAR(got.time, expected.time, 1e-5f);
+    if (k == 20) {
+      EXPECT_EQ(by_hand->animator()->player_count(), 2u);  // in the cross-fade
+    }
+  }
+  EXPECT_EQ(by_hand->animator()->player_count(), 1u);  // the gait, Walk faded out
+  EXPECT_TRUE(got.players.empty());                    // step() names no players
+
+  const Result<ScriptCommand> bad = parse_script_command(R"({"play": {"clip": 3}})", "js");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "js: play.clip: must be a string");
+  EXPECT_FALSE(by_hand->step(-1, got).ok());
+  const Result<ScriptCommand> stop = parse_script_command(R"({"stop": "Jog"})", "js");
+  ASSERT_TRUE(stop.ok());
+  const Status refused = by_hand->run(*stop);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("no player 'Jog' is playing"), std::string::npos)
+      << refused.error().message;
+}
+
 }  // namespace
 }  // namespace marrow::test
 

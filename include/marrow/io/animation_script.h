@@ -194,6 +194,10 @@ Result<AnimationScript> parse_animation_script(std::string_view json, std::strin
                                                const std::string& base_dir = {});
 Result<AnimationScript> read_animation_script(const std::string& path);
 
+/// One timeline entry (`{"play": {"clip": "Walk"}}`), "t" optional: a command to run at once
+/// (ScriptRunner::run). Errors name `where` and the JSON place, as a script's do.
+Result<ScriptCommand> parse_script_command(std::string_view json, std::string_view where);
+
 /// A state machine alone (the "state_machine" member's format).
 Result<StateMachineDesc> parse_state_machine(std::string_view json, std::string_view where);
 Result<StateMachineDesc> read_state_machine(const std::string& path);

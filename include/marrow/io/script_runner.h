@@ -83,6 +83,18 @@ class ScriptRunner {
   /// Steps to frame `frame.index + 1` (the first call gives frame 0). Errors name the script and
   /// the timeline entry (a player id that is not playing, a clip the file lacks, ...).
   Status next(ScriptFrame& frame);
+
+  /// Runs one command now, as a timeline entry reached at this moment would (parse_script_command
+  /// reads one). Errors as next()'s.
+  Status run(const ScriptCommand& command);
+  /// Advances by `dt` seconds (finite, >= 0) and evaluates, for a caller that keeps the clock
+  /// itself and sends commands with run() (the WebAssembly interface): the timeline is not read,
+  /// frame.time adds dt, frame.players is left empty (no names are built per frame).
+  Status step(float dt, ScriptFrame& frame);
+  /// The Animator the commands drive, for calls the commands do not cover; null for a
+  /// motion-matching script (its matcher owns one).
+  Animator* animator();
+
   /// The script's name for a player (its id, its state's name, or what it plays), also after it
   /// stopped.
   std::string name_of(PlayerId player) const;
@@ -91,6 +103,8 @@ class ScriptRunner {
   ScriptRunner();
   Status apply(const ScriptCommand& command);
   Status apply_morph(const ScriptCommand& command);
+  /// The evaluation that ends next() and step(): pose, morph weights, model matrices, IK edits.
+  Status finish(ScriptFrame& frame, bool list_players);
   /// One update of dt seconds, `offset` seconds into the frame's: its events and root motion are
   /// added to the frame's.
   void advance(float dt, float offset, ScriptFrame& frame);

@@ -822,6 +822,16 @@ Result<StateMachineDesc> parse_state_machine(std::string_view json, std::string_
   return guarded(w, [&] { return read_machine(ScriptValue(parse_json(json, w), "", w)); });
 }
 
+Result<ScriptCommand> parse_script_command(std::string_view json, std::string_view where) {
+  const std::string w(where);
+  return guarded(w, [&] {
+    Json doc = parse_json(json, w);
+    // Run at once: the time is the caller's, so "t" may be left out.
+    if (doc.is_object() && !doc.contains("t")) doc["t"] = 0;
+    return read_command(ScriptValue(doc, "", w));
+  });
+}
+
 Result<StateMachineDesc> read_state_machine(const std::string& path) {
   Result<std::string> text = read_text(path);
   if (!text) return text.error();

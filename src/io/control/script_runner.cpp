@@ -434,13 +434,38 @@ Status ScriptRunner::next(ScriptFrame& frame) {
     ++next_command_;
   }
   step(t - now, now - start);
+  return finish(frame, true);
+}
+
+Status ScriptRunner::run(const ScriptCommand& command) {
+  return motion_ ? motion_->apply(command, script_.where + ": " + command.where) : apply(command);
+}
+
+Status ScriptRunner::step(float dt, ScriptFrame& frame) {
+  if (!(dt >= 0) || !std::isfinite(dt)) {
+    return make_error(script_.where,
+                      "step: dt must be a finite number >= 0, not " + std::to_string(dt));
+  }
+  frame.index = next_frame_++;
+  frame.time += dt;
+  frame.events.clear();
+  frame.update = UpdateResult{};
+  advance(dt, 0, frame);
+  return finish(frame, false);
+}
+
+Animator* ScriptRunner::animator() {
+  return animator_ ? &*animator_ : nullptr;
+}
+
+Status ScriptRunner::finish(ScriptFrame& frame, bool list_players) {
   if (motion_) return motion_->finish(frame);
   if (machine_ && !find(machine_->current_state_name()).valid()) {
     ids_.emplace_back(machine_->current_state_name(), machine_->current_player());
   }
   // Every player, named by its id in the script, by its state, or by what it plays.
   frame.players.clear();
-  for (std::size_t i = 0; i < animator_->player_count(); ++i) {
+  for (std::size_t i = 0; list_players && i < animator_->player_count(); ++i) {
     const PlayerId p = animator_->player(i);
     const PlayerInfo info = animator_->info(p);
     const std::string motion = info.clip != kNoId ? set_->clip(info.clip).name()
