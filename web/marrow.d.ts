@@ -35,8 +35,40 @@ export interface MeshArrays {
   clampedInfluences: number;
 }
 
+export interface IkState {
+  id: string;
+  weight: number;
+  reached: boolean;
+}
+
+export interface AnimationEventInfo {
+  type: string;
+  name: string;
+  player: number;
+  clipTime: number;
+  time: number;
+}
+
+/** An animation script's setup (docs/control.md), without a timeline. */
+export type CharacterSetup = Record<string, unknown>;
+
 export interface Character {
   play(clip: string | number, options?: PlayOptions): number;
+  playBlendSpace(space: string, options?: PlayOptions & { x?: number; y?: number }): number;
+  setBlend(player: number, x: number, y?: number): void;
+  /** One of a script's timeline entries, without "t", run now. */
+  command(entry: Record<string, unknown> | string): void;
+  setParameter(name: string, value: number | boolean): void;
+  trigger(name: string): void;
+  readonly state: string;
+  setMorphWeight(target: string, weight: number, options?: { seconds?: number }): void;
+  releaseMorphWeight(target: string, seconds?: number): void;
+  morphWeights(): Float32Array;
+  morphedMesh(mesh: number): { positions: Float32Array; normals: Float32Array | null } | null;
+  setIk(id: string, constraint: Record<string, unknown>): void;
+  releaseIk(id: string, seconds?: number): void;
+  readonly ik: IkState[];
+  events(): AnimationEventInfo[];
   stop(player: number): void;
   setWeight(player: number, weight: number): void;
   setTimeScale(player: number, scale: number): void;
@@ -61,7 +93,9 @@ export interface Asset {
   readonly meshCount: number;
   mesh(index: number): MeshArrays;
   image(index: number): { name: string; mimeType: string; bytes: Uint8Array | null };
-  createCharacter(options?: { overrideJoint?: string }): Character;
+  createCharacter(options?: { overrideJoint?: string; setup?: CharacterSetup }): Character;
+  /** Humanoid part -> joint name ('?' when not found); throws when not a humanoid. */
+  humanoid(): Record<string, string | string[]>;
   delete(): void;
 }
 

@@ -11,16 +11,20 @@
 #include <iterator>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "marrow/control/animator.h"
 #include "marrow/control/clip_set.h"
+#include "marrow/io/animation_script.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/asset_info.h"
+#include "marrow/io/script_runner.h"
 #include "marrow/math/simd.h"
 #include "marrow/pose/local_to_model.h"
 #include "marrow/pose/mask.h"
+#include "marrow/retarget/humanoid.h"
 #include "marrow/skin/morph.h"
 #include "marrow/skin/skinning.h"
 #include "marrow/version.h"
@@ -139,40 +143,41 @@ class WebAsset {
     }
   }
 
-  /// The clip set the characters of this asset share, built on first use: one per override
-  /// mask (`mask_root`: the joint whose subtree an override layer moves; empty: none).
-  std::shared_ptr<const ClipSet> clip_set(const std::string& mask_root) {
-    std::shared_ptr<const ClipSet>& set = sets_[mask_root];
-    if (!set) set = build_clip_set(mask_root);
+  /// Mesh `i`'s morph targets laid out for MorphJob (in the mesh's vertex order), built on first
+  /// use; null when it has none.
+  const MorphMesh* morph_mesh(std::size_t i) {
+    if (i >= asset_.meshes.size() || asset_.meshes[i].morph_targets.empty()) return nullptr;
+    if (morph_meshes_.empty()) morph_meshes_.resize(asset_.meshes.size());
+    if (!morph_meshes_[i]) {
+      Result<MorphMesh> built = MorphMesh::build(asset_.meshes[i]);
+      if (!built) return fail(built.error().message), nullptr;
+      morph_meshes_[i] = std::make_unique<MorphMesh>(std::move(*built));
+    }
+    return morph_meshes_[i].get();
+  }
+  const MorphLayout& morph_layout() {
+    if (!morph_layout_) morph_layout_ = MorphLayout::build(asset_.meshes);
+    return *morph_layout_;
+  }
+
+  /// The clip set the characters of one setup share (`setup`: its JSON text), built on first
+  /// use; null, with the reason in last_error(), when the setup does not build.
+  std::shared_ptr<const ClipSet> clip_set(const std::string& setup, const AnimationScript& script) {
+    std::shared_ptr<const ClipSet>& set = sets_[setup];
+    if (!set) {
+      Result<std::shared_ptr<const ClipSet>> built = ScriptRunner::build_clip_set(asset_, script);
+      if (!built) return fail(built.error().message), nullptr;
+      set = std::move(built).value();
+    }
     return set;
   }
 
  private:
-  std::shared_ptr<const ClipSet> build_clip_set(const std::string& mask_root) {
-    ClipSetBuilder builder(asset_.skeleton);
-    if (!mask_root.empty()) {
-      Result<std::vector<float>> mask = mask_from_subtree(asset_.skeleton, mask_root);
-      if (!mask) return fail(mask.error().message), nullptr;
-      if (Status s = builder.add_mask("override", std::move(*mask)); !s)
-        return fail(s.error().message), nullptr;
-    }
-    const MorphLayout layout = MorphLayout::build(asset_.meshes);
-    if (layout.weight_count() > 0) {
-      if (Status s = builder.set_morph_layout(layout); !s) return fail(s.error().message), nullptr;
-    }
-    for (const Clip& clip : asset_.clips) {
-      if (Status s = builder.add_clip(clip); !s) return fail(s.error().message), nullptr;
-    }
-    Result<std::shared_ptr<const ClipSet>> set = builder.build();
-    if (!set) return fail(set.error().message), nullptr;
-    return *set;
-  }
-
- public:
- private:
   Asset asset_;
   std::vector<GpuMesh> meshes_;
   std::map<std::string, std::shared_ptr<const ClipSet>> sets_;
+  std::vector<std::unique_ptr<MorphMesh>> morph_meshes_;
+  std::optional<MorphLayout> morph_layout_;
 };
 
 /// Loads `path` from the module's file system (companions beside it: .bin buffers, textures,
@@ -185,120 +190,222 @@ std::unique_ptr<WebAsset> load(const std::string& path) {
   return loaded;
 }
 
-/// One animated character: an Animator over the asset's clips, its pose and, per evaluate(), the
-/// joints' model matrices and each skin's palette.
+/// One animated character: the setup of an animation script (docs/control.md: layers, masks,
+/// blend spaces, markers, a state machine, foot planting, ...) run by a ScriptRunner, whose
+/// commands (play, set_param, set_morph, ik, ...) JavaScript sends one at a time, and whose
+/// Animator it may also drive directly. Per update: the pose, the model matrices (IK edits
+/// included), the morph weights and each skin's palette.
 class Character {
  public:
-  /// With `override_root`, a second layer (1) overrides the base (0) on that joint's subtree.
-  static std::unique_ptr<Character> create(WebAsset& asset, const std::string& override_root) {
-    std::shared_ptr<const ClipSet> set = asset.clip_set(override_root);
-    if (!set) return nullptr;
-    AnimatorOptions options;
-    if (!override_root.empty()) {
-      options.layers = {LayerDesc{"base", LayerMode::kNormal, 1, kNoId},
-                        LayerDesc{"override", LayerMode::kOverride, 1, *set->mask_id("override")}};
+  /// `setup` is a script without a timeline (JSON); errors name the place in it.
+  static std::unique_ptr<Character> create(WebAsset& asset, const std::string& setup) {
+    Result<AnimationScript> script = parse_animation_script(setup, "setup");
+    if (!script) return fail(script.error().message), nullptr;
+    if (!script->timeline.empty()) {
+      return fail("setup: timeline: a character takes its commands one at a time (command())"),
+             nullptr;
     }
-    Result<Animator> animator = Animator::create(set, options);
-    if (!animator) return fail(animator.error().message), nullptr;
-    return std::unique_ptr<Character>(new Character(asset.asset(), std::move(*animator)));
+    std::shared_ptr<const ClipSet> set;
+    if (!script->motion_matching) {
+      set = asset.clip_set(setup, *script);
+      if (!set) return nullptr;
+    }
+    Result<ScriptRunner> runner = ScriptRunner::create(asset.asset(), *script, std::move(set));
+    if (!runner) return fail(runner.error().message), nullptr;
+    return std::unique_ptr<Character>(new Character(asset, std::move(*runner)));
   }
 
   /// Starts clip `clip` (name or index) on layer `layer`; returns the player's id, or -1.
   double play(const std::string& clip, float weight, bool loop, float fade_in, int layer) {
-    Result<ClipId> id = animator_.clip_set().clip_id(clip);
+    Animator* a = animator("play");
+    if (!a) return -1;
+    Result<ClipId> id = a->clip_set().clip_id(clip);
     if (!id) {
       const std::optional<std::size_t> index = asset_->find_clip(clip);
       if (!index) return fail(id.error().message), -1;
       id = static_cast<ClipId>(*index);
     }
     PlayOptions options;
-    options.weight = weight;
-    options.wrap = loop ? WrapMode::kLoop : WrapMode::kClamp;
-    options.fade_in = fade_in;
-    if (layer < 0 || static_cast<std::size_t>(layer) >=
-                         std::max<std::size_t>(1, animator_.options().layers.size()))
-      return fail("play: layer " + std::to_string(layer) +
-                  " does not exist (a character made with an override joint has layers 0 and 1, "
-                  "others only 0)"),
-             -1;
-    options.layer = static_cast<std::uint32_t>(layer);
-    Result<PlayerId> player = animator_.play(*id, options);
+    if (!play_options(*a, weight, loop, fade_in, layer, options)) return -1;
+    Result<PlayerId> player = a->play(*id, options);
     if (!player) return fail(player.error().message), -1;
     return player->value;
   }
-  bool stop(double player) { return check(animator_.stop(id(player)), "stop"); }
+  /// Starts blend space `space` at parameter (x, y); returns the player's id, or -1.
+  double play_blend_space(const std::string& space, float x, float y, float weight, bool loop,
+                          float fade_in, int layer) {
+    Animator* a = animator("playBlendSpace");
+    if (!a) return -1;
+    Result<BlendSpaceId> id = a->clip_set().blend_space_id(space);
+    if (!id) return fail(id.error().message), -1;
+    PlayOptions options;
+    if (!play_options(*a, weight, loop, fade_in, layer, options)) return -1;
+    options.blend_x = x;
+    options.blend_y = y;
+    Result<PlayerId> player = a->play_blend_space(*id, options);
+    if (!player) return fail(player.error().message), -1;
+    return player->value;
+  }
+  bool set_blend(double player, float x, float y) {
+    Animator* a = animator("setBlend");
+    return a && (a->set_blend_parameter(id(player), x, y) ||
+                 fail("setBlend: no such player, or it does not play a blend space"));
+  }
+  bool stop(double player) {
+    return with("stop", [&](Animator& a) { return a.stop(id(player)); });
+  }
   bool set_weight(double player, float weight) {
-    return check(animator_.set_weight(id(player), weight), "setWeight");
+    return with("setWeight", [&](Animator& a) { return a.set_weight(id(player), weight); });
   }
   bool set_time_scale(double player, float scale) {
-    return check(animator_.set_time_scale(id(player), scale), "setTimeScale");
+    return with("setTimeScale", [&](Animator& a) { return a.set_time_scale(id(player), scale); });
   }
   bool set_paused(double player, bool paused) {
-    return check(animator_.set_paused(id(player), paused), "setPaused");
+    return with("setPaused", [&](Animator& a) { return a.set_paused(id(player), paused); });
   }
   bool set_time(double player, float seconds) {
-    return status(animator_.set_time(id(player), seconds));
+    Animator* a = animator("setTime");
+    return a && status(a->set_time(id(player), seconds));
   }
   bool cross_fade(double from, double to, float seconds) {
-    return status(animator_.cross_fade(id(from), id(to), seconds));
+    Animator* a = animator("crossFade");
+    return a && status(a->cross_fade(id(from), id(to), seconds));
   }
   bool fade_out(double player, float seconds) {
-    return status(animator_.fade_out(id(player), seconds));
+    Animator* a = animator("fadeOut");
+    return a && status(a->fade_out(id(player), seconds));
   }
-  float player_time(double player) const { return animator_.info(id(player)).time; }
+  float player_time(double player) {
+    Animator* a = runner_.animator();
+    return a ? a->info(id(player)).time : 0.0f;
+  }
 
-  /// Advances every player by dt seconds, then evaluates the pose, the model matrices and the
-  /// skins' palettes.
-  bool update(float dt) {
-    animator_.update(dt);
-    return evaluate();
+  /// Runs one of a script's timeline entries now (`{"set_param": {"name": "speed", ...}}`).
+  bool command(const std::string& json) {
+    Result<ScriptCommand> c = parse_script_command(json, "command");
+    if (!c) return fail(c.error().message);
+    return status(runner_.run(*c));
   }
-  bool evaluate() {
-    if (!animator_.evaluate(workspace_, local_)) return fail("evaluate: the animator refused");
-    SoaLocalToModelJob job;
-    job.skeleton = &asset_->skeleton;
-    job.local = local_;
-    job.model = model_;
-    if (!job.run()) return fail(job.validate().error().message);
+
+  /// Advances by dt seconds, then evaluates the pose, IK, the model matrices, the morph weights
+  /// and the skins' palettes.
+  bool update(float dt) {
+    if (Status s = runner_.step(dt, frame_); !s) return fail(s.error().message);
     for (std::size_t s = 0; s < palettes_.size(); ++s) {
-      if (!compute_skinning_palette(asset_->skins[s], model_, palettes_[s]))
-        return fail("evaluate: skin " + std::to_string(s) + "'s palette was refused");
+      if (!compute_skinning_palette(asset_->skins[s], frame_.model, palettes_[s]))
+        return fail("update: skin " + std::to_string(s) + "'s palette was refused");
     }
     return true;
   }
 
-  /// 16 floats per joint, column-major, valid until the next evaluate().
-  emscripten::val model_matrices() const { return floats(model_); }
+  /// 16 floats per joint, column-major, valid until the next update().
+  emscripten::val model_matrices() const { return floats(frame_.model); }
   /// 16 floats per joint of skin `skin` (its inverse bind matrices applied).
   emscripten::val palette(std::size_t skin) const {
     if (skin >= palettes_.size()) return emscripten::val::null();
     return floats(palettes_[skin]);
   }
+  /// One weight per morph slot (marrow info's "morph slots"), valid until the next update().
+  emscripten::val morph_weights() const { return view(frame_.morph_weights); }
+  /// Mesh `mesh`'s vertices with the morph weights of the last update applied (marrow's MorphJob),
+  /// in the mesh's vertex order: {positions, normals} as views valid until the next call; null
+  /// when the mesh has no morph targets.
+  emscripten::val morphed_mesh(std::size_t mesh) {
+    const MorphMesh* morph = asset_web_->morph_mesh(mesh);
+    if (!morph) return emscripten::val::null();
+    if (morphed_.size() <= mesh) morphed_.resize(asset_->meshes.size());
+    if (!morphed_[mesh]) morphed_[mesh] = MorphedVertices::create(*morph);
+    MorphedVertices& out = *morphed_[mesh];
+    const std::span<const float> weights =
+        asset_web_->morph_layout().weights_of(asset_->meshes[mesh], frame_.morph_weights);
+    MorphJob job{morph, weights, &out};
+    if (!job.run_reference()) {
+      fail("morphedMesh: " + job.validate().error().message);
+      return emscripten::val::null();
+    }
+    const std::size_t n = asset_->meshes[mesh].vertex_count();
+    emscripten::val result = emscripten::val::object();
+    result.set("positions", emscripten::val(emscripten::typed_memory_view(
+                                n * 3, reinterpret_cast<const float*>(out.positions.data()))));
+    result.set("normals", out.normals.empty()
+                              ? emscripten::val::null()
+                              : emscripten::val(emscripten::typed_memory_view(
+                                    n * 3, reinterpret_cast<const float*>(out.normals.data()))));
+    return result;
+  }
+  /// The state machine's current state ("" without one).
+  std::string state() const { return frame_.state; }
+  /// The IK constraints set: [{id, weight now, whether the target was reached}].
+  emscripten::val ik() const {
+    emscripten::val out = emscripten::val::array();
+    for (const ScriptFrame::Ik& ik : frame_.ik) {
+      emscripten::val item = emscripten::val::object();
+      item.set("id", ik.id);
+      item.set("weight", ik.weight);
+      item.set("reached", ik.reached);
+      out.call<void>("push", item);
+    }
+    return out;
+  }
+  /// The last update's events (clip events, markers, loops, ends).
+  emscripten::val events() const {
+    emscripten::val out = emscripten::val::array();
+    for (const AnimationEvent& e : frame_.events) {
+      emscripten::val item = emscripten::val::object();
+      item.set("type", std::string(to_string(e.type)));
+      item.set("name", std::string(e.name));
+      item.set("player", e.player.value);
+      item.set("clipTime", e.clip_time);
+      item.set("time", e.time);
+      out.call<void>("push", item);
+    }
+    return out;
+  }
 
  private:
-  Character(const Asset& asset, Animator animator)
-      : asset_(&asset), animator_(std::move(animator)) {
-    const ClipSet& set = animator_.clip_set();
-    workspace_.reserve(set, animator_.options().max_players);
-    local_.resize(soa_group_count(set.skeleton().size()));
-    model_.resize(set.skeleton().size());
-    for (const Skin& skin : asset.skins) palettes_.emplace_back(skin.joints.size());
+  Character(WebAsset& asset, ScriptRunner runner)
+      : asset_web_(&asset), asset_(&asset.asset()), runner_(std::move(runner)) {
+    frame_.model.resize(asset_->skeleton.size());
+    for (const Skin& skin : asset_->skins) palettes_.emplace_back(skin.joints.size());
+  }
+  Animator* animator(const char* call) {
+    Animator* a = runner_.animator();
+    if (!a)
+      fail(std::string(call) +
+           ": a motion-matching character is moved by its stick (command({stick: ...}))");
+    return a;
+  }
+  template <typename F>
+  bool with(const char* call, F act) {
+    Animator* a = animator(call);
+    return a &&
+           (act(*a) || fail(std::string(call) + ": no such player (stopped, or never started)"));
+  }
+  static bool play_options(const Animator& a, float weight, bool loop, float fade_in, int layer,
+                           PlayOptions& options) {
+    const std::size_t layers = std::max<std::size_t>(1, a.options().layers.size());
+    if (layer < 0 || static_cast<std::size_t>(layer) >= layers) {
+      return fail("play: layer " + std::to_string(layer) + " does not exist (the character has " +
+                  std::to_string(layers) + ")");
+    }
+    options.weight = weight;
+    options.wrap = loop ? WrapMode::kLoop : WrapMode::kClamp;
+    options.fade_in = fade_in;
+    options.layer = static_cast<std::uint32_t>(layer);
+    return true;
   }
   static PlayerId id(double player) { return PlayerId{static_cast<std::uint32_t>(player)}; }
-  static bool check(bool ok, const char* call) {
-    return ok || fail(std::string(call) + ": no such player (stopped, or never started)");
-  }
   static bool status(const Status& s) { return s || fail(s.error().message); }
   static emscripten::val floats(const std::vector<Mat4>& m) {
     return emscripten::val(
         emscripten::typed_memory_view(m.size() * 16, reinterpret_cast<const float*>(m.data())));
   }
 
-  const Asset* asset_;  // owned by the WebAsset, which JavaScript keeps while characters live
-  Animator animator_;
-  AnimatorWorkspace workspace_;
-  std::vector<SoaTransform> local_;
-  std::vector<Mat4> model_;
+  WebAsset* asset_web_;  // JavaScript keeps the asset while its characters live
+  const Asset* asset_;
+  ScriptRunner runner_;
+  std::vector<std::optional<MorphedVertices>> morphed_;
+  ScriptFrame frame_;
   std::vector<std::vector<Mat4>> palettes_;
 };
 
@@ -306,8 +413,17 @@ const Asset& asset_of(const WebAsset& asset) {
   return asset.asset();
 }
 
-std::unique_ptr<Character> create_character(WebAsset& asset, const std::string& override_root) {
-  return Character::create(asset, override_root);
+std::unique_ptr<Character> create_character(WebAsset& asset, const std::string& setup) {
+  return Character::create(asset, setup);
+}
+
+/// The humanoid parts marrow finds in the skeleton (retarget/humanoid.h), as the "target" section
+/// of a retargeting map: part -> joint reference, "?" for parts not found. "" when the skeleton
+/// is not a humanoid, with the reason in last_error().
+std::string humanoid_json(const WebAsset& asset) {
+  Result<HumanoidRig> rig = match_humanoid(asset.asset().skeleton);
+  if (!rig) return fail(rig.error().message), std::string();
+  return humanoid_map_template(asset.asset().skeleton, *rig, "target");
 }
 
 /// The SIMD level the kernels run at ("wasm128", or "scalar" when set so), and a way to choose
@@ -340,8 +456,17 @@ EMSCRIPTEN_BINDINGS(marrow) {
       .function("clipCount", &WebAsset::clip_count)
       .function("mesh", &WebAsset::mesh)
       .function("image", &WebAsset::image);
+  function("humanoidJson", &humanoid_json);
   class_<Character>("Character")
       .function("play", &Character::play)
+      .function("playBlendSpace", &Character::play_blend_space)
+      .function("setBlend", &Character::set_blend)
+      .function("command", &Character::command)
+      .function("morphWeights", &Character::morph_weights)
+      .function("morphedMesh", &Character::morphed_mesh)
+      .function("state", &Character::state)
+      .function("ik", &Character::ik)
+      .function("events", &Character::events)
       .function("stop", &Character::stop)
       .function("setWeight", &Character::set_weight)
       .function("setTimeScale", &Character::set_time_scale)
@@ -351,7 +476,6 @@ EMSCRIPTEN_BINDINGS(marrow) {
       .function("fadeOut", &Character::fade_out)
       .function("playerTime", &Character::player_time)
       .function("update", &Character::update)
-      .function("evaluate", &Character::evaluate)
       .function("modelMatrices", &Character::model_matrices)
       .function("palette", &Character::palette);
 }

@@ -71,7 +71,14 @@ class ScriptMotion;
 
 class ScriptRunner {
  public:
-  static Result<ScriptRunner> create(const Asset& asset, const AnimationScript& script);
+  /// `set`, when given, is what build_clip_set(asset, script) gave for this asset and a script
+  /// of the same setup (characters of one setup share it); null: built here.
+  static Result<ScriptRunner> create(const Asset& asset, const AnimationScript& script,
+                                     std::shared_ptr<const ClipSet> set = nullptr);
+  /// The clip set a script's setup describes (clips, masks, markers, blend spaces, root motion),
+  /// errors naming the script's place. Not used by a motion-matching script.
+  static Result<std::shared_ptr<const ClipSet>> build_clip_set(const Asset& asset,
+                                                               const AnimationScript& script);
   ScriptRunner(ScriptRunner&&) noexcept;
   ScriptRunner& operator=(ScriptRunner&&) noexcept;
   ~ScriptRunner();

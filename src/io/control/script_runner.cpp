@@ -52,25 +52,15 @@ int frame_count_of(const AnimationScript& script) {
 
 }  // namespace
 
-Result<ScriptRunner> ScriptRunner::create(const Asset& asset, const AnimationScript& script) {
-  ScriptRunner r;
-  r.asset_ = &asset;
-  r.script_ = script;
-  r.frames_ = frame_count_of(script);
-  if (script.motion_matching) {
-    Result<script_detail::ScriptMotion> motion = script_detail::ScriptMotion::create(asset, script);
-    if (!motion) return motion.error();
-    r.motion_ = std::make_unique<script_detail::ScriptMotion>(std::move(*motion));
-    r.set_ = r.motion_->shared_clip_set();
-    return r;
-  }
+Result<std::shared_ptr<const ClipSet>> ScriptRunner::build_clip_set(const Asset& asset,
+                                                                      const AnimationScript& script) {
   const std::string& where = script.where;
   const Skeleton& skeleton = asset.skeleton;
   ClipSetBuilder builder(skeleton);
   // The character's morph weights, so clips' weight tracks and the morph commands reach them.
-  r.morph_layout_ = MorphLayout::build(asset.meshes);
-  if (r.morph_layout_.weight_count() > 0) {
-    if (Status s = builder.set_morph_layout(r.morph_layout_); !s)
+  const MorphLayout morph_layout = MorphLayout::build(asset.meshes);
+  if (morph_layout.weight_count() > 0) {
+    if (Status s = builder.set_morph_layout(morph_layout); !s)
       return make_error(asset.source, s.error().message);
   }
   for (std::size_t c = 0; c < asset.clips.size(); ++c) {
@@ -149,7 +139,31 @@ Result<ScriptRunner> ScriptRunner::create(const Asset& asset, const AnimationScr
   }
   Result<std::shared_ptr<const ClipSet>> set = builder.build();
   if (!set) return make_error(where, set.error().message);
-  r.set_ = std::move(set).value();
+  return set;
+}
+
+Result<ScriptRunner> ScriptRunner::create(const Asset& asset, const AnimationScript& script,
+                                          std::shared_ptr<const ClipSet> set) {
+  ScriptRunner r;
+  r.asset_ = &asset;
+  r.script_ = script;
+  r.frames_ = frame_count_of(script);
+  if (script.motion_matching) {
+    Result<script_detail::ScriptMotion> motion = script_detail::ScriptMotion::create(asset, script);
+    if (!motion) return motion.error();
+    r.motion_ = std::make_unique<script_detail::ScriptMotion>(std::move(*motion));
+    r.set_ = r.motion_->shared_clip_set();
+    return r;
+  }
+  const std::string& where = script.where;
+  const Skeleton& skeleton = asset.skeleton;
+  r.morph_layout_ = MorphLayout::build(asset.meshes);
+  if (!set) {
+    Result<std::shared_ptr<const ClipSet>> built = build_clip_set(asset, script);
+    if (!built) return built.error();
+    set = std::move(built).value();
+  }
+  r.set_ = std::move(set);
 
   AnimatorOptions options;
   for (std::size_t i = 0; i < script.layers.size(); ++i) {
