@@ -162,6 +162,13 @@ test('the viewer in headless Chromium draws, poses and refuses as the command li
     assert.deepEqual(report.page.clips, report.reloaded);
     assert.match(report.page.timing, /^marrow [0-9.]+ ms per frame/);
     assert.ok(report.page.overridePlayer >= 0, 'the override control started a player');
+    assert.equal(report.page.blendSync, 'markers: feet down');
+    assert.ok(report.page.blendPlayer >= 0, 'the blend control started a blend-space player');
+    assert.deepEqual(report.page.errorsBeforeBad, []);
+    const cubeOf = `AnimatedMorphCube's first target at weight 1`;
+    assert.equal(report.morph.weights[0], 1, cubeOf);
+    assert.ok(report.morph.drawn > 1000, `the cube covers ${report.morph.drawn} pixels`);
+    assert.ok(report.morph.changed > 500, `${cubeOf} changes ${report.morph.changed} pixels`);
     assert.match(report.page.crowdTiming, /^marrow [0-9.]+ ms per frame .* for 100 characters/);
     assert.deepEqual(report.page.errors, [report.truncated]);
     assert.equal(report.page.statusAfterError, report.page.status);

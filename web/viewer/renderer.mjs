@@ -175,18 +175,23 @@ export class Renderer {
       if (m.indices.length === 0) continue;
       const vao = gl.createVertexArray();
       gl.bindVertexArray(vao);
-      const attribute = (name, data, size, integer = false) => {
+      const morphs = (asset.info.meshes[i]?.morph_targets?.length ?? 0) > 0;
+      const attribute = (name, data, size, integer = false, usage = gl.STATIC_DRAW) => {
         const location = gl.getAttribLocation(this.meshProgram, name);
-        if (location < 0 || data.length === 0) return;
+        if (location < 0 || data.length === 0) return null;
         const buffer = gl.createBuffer();
         gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
-        gl.bufferData(gl.ARRAY_BUFFER, data, gl.STATIC_DRAW);
+        gl.bufferData(gl.ARRAY_BUFFER, data, usage);
         gl.enableVertexAttribArray(location);
         if (integer) gl.vertexAttribIPointer(location, size, gl.UNSIGNED_SHORT, 0, 0);
         else gl.vertexAttribPointer(location, size, gl.FLOAT, false, 0, 0);
+        return buffer;
       };
-      attribute('position', m.positions, 3);
-      attribute('normal', m.normals, 3);
+      // Meshes with morph targets get their bind-pose vertices again from marrow whenever the
+      // drawn character's morph weights change (drawMeshes).
+      const usage = morphs ? gl.DYNAMIC_DRAW : gl.STATIC_DRAW;
+      const positionBuffer = attribute('position', m.positions, 3, false, usage);
+      const normalBuffer = attribute('normal', m.normals, 3, false, usage);
       attribute('uv', m.uvs, 2);
       attribute('joints', m.joints, 4, true);
       attribute('weights', m.weights, 4);
@@ -207,7 +212,17 @@ export class Renderer {
         this.onNote?.(`${asset.name}: mesh ${i}: ${m.clampedInfluences} vertices have more than ` +
                       'four influences; the viewer draws their four largest (marrow skins them all)');
       }
-      const entry = { vao, count: m.indices.length, skin: m.skin, node: m.node, heat,
+      // The bind pose's box (for a rigid mesh, in its node's frame), which the camera frames.
+      const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+      for (let v = 0; v < m.positions.length; v += 3) {
+        for (let k = 0; k < 3; ++k) {
+          lo[k] = Math.min(lo[k], m.positions[v + k]);
+          hi[k] = Math.max(hi[k], m.positions[v + k]);
+        }
+      }
+      const entry = { vao, count: m.indices.length, skin: m.skin, node: m.node, heat, index: i,
+                      bounds: [lo, hi],
+                      morphs, positionBuffer, normalBuffer, morphKey: '',
                       joints: m.joints, weights: m.weights,
                       skinned: m.skin >= 0 && m.joints.length > 0,
                       baseColor: material?.base_color ?? [0.8, 0.8, 0.8, 1], texture: null };
@@ -323,6 +338,23 @@ export class Renderer {
     return vp;
   }
 
+  // The character's morphed bind-pose vertices into the mesh's buffers, when its weights differ
+  // from those the buffers hold.
+  uploadMorphs(character, mesh) {
+    const key = character.morphWeights().join(',');
+    if (key === mesh.morphKey) return;
+    const morphed = character.morphedMesh(mesh.index);
+    if (morphed === null) return;
+    const gl = this.gl;
+    gl.bindBuffer(gl.ARRAY_BUFFER, mesh.positionBuffer);
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, morphed.positions);
+    if (mesh.normalBuffer && morphed.normals) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, mesh.normalBuffer);
+      gl.bufferSubData(gl.ARRAY_BUFFER, 0, morphed.normals);
+    }
+    mesh.morphKey = key;
+  }
+
   drawMeshes(character, model, vp, offset) {
     const gl = this.gl;
     gl.useProgram(this.meshProgram);
@@ -331,6 +363,10 @@ export class Renderer {
     gl.uniform3fv(uniform('offset'), offset);
     gl.uniform1i(uniform('palette'), 0);
     gl.uniform1i(uniform('baseTexture'), 1);
+    // A rigid mesh has no joints array: its draw reads the generic value, which WebGL 2 requires
+    // to be of the shader's type (unsigned integers), or the draw fails with INVALID_OPERATION.
+    const joints = gl.getAttribLocation(this.meshProgram, 'joints');
+    if (joints >= 0) gl.vertexAttribI4ui(joints, 0, 0, 0, 0);
     let uploaded = -1;
     for (const mesh of this.meshes) {
       if (mesh.skinned && uploaded !== mesh.skin) {
@@ -343,6 +379,7 @@ export class Renderer {
         gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
         uploaded = mesh.skin;
       }
+      if (mesh.morphs) this.uploadMorphs(character, mesh);
       gl.uniform1i(uniform('skinned'), mesh.skinned ? 1 : 0);
       const node = mesh.node >= 0 ? model.subarray(mesh.node * 16, mesh.node * 16 + 16)
                                   : new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);

@@ -25,6 +25,9 @@ export class Viewer {
     // More characters playing the shown clip on a grid behind the first (setCrowd).
     this.crowd = [];
     this.crowdSize = 1;
+    // Morph weights set by the sliders (slot -> weight), kept when the character is made again.
+    this.morphWeights = new Map();
+    this.blendPlayer = -1;
   }
 
   // Loads `files` ({name, bytes}; the first readable one is the file, the rest its companions).
@@ -47,6 +50,8 @@ export class Viewer {
     this.showWeightsOf(null);
     this.player = -1;
     this.overridePlayer = -1;
+    this.blendPlayer = -1;
+    this.morphWeights.clear();
     if (asset.clips.length > 0) this.play(asset.clips[0].name);
     this.character.update(0);
     this.frame();
@@ -56,6 +61,7 @@ export class Viewer {
 
   play(clip) {
     if (this.player >= 0) this.character.stop(this.player);
+    this.blendPlayer = -1;
     this.clip = clip;
     this.player = this.character.play(clip, { loop: this.loop });
     this.character.setTimeScale(this.player, this.speed);
@@ -103,10 +109,7 @@ export class Viewer {
   setOverride(joint, clip) {
     const character = this.asset.createCharacter({ overrideJoint: joint ?? '' });
     const time = this.player >= 0 ? this.character.playerTime(this.player) : 0;
-    this.character.delete();
-    this.character = character;
-    this.player = -1;
-    this.overridePlayer = -1;
+    this.replaceCharacter(character);
     if (this.clip !== null) {
       this.play(this.clip);
       this.character.setTime(this.player, time);
@@ -116,6 +119,57 @@ export class Viewer {
       this.character.setTimeScale(this.overridePlayer, this.speed);
     }
     this.character.update(0);
+  }
+
+  // A 1-D blend between the shown clip and `other` with their feet in step: a character whose
+  // clip set marks both clips' foot-down markers (from the feet marrow's humanoid matching finds)
+  // and plays them as a blend space, synced marker to marker; `amount` 0 is the shown clip alone,
+  // 1 the other. Without feet to mark (not a humanoid), the two are synced by normalized time.
+  // Returns what the sync follows.
+  blend(other, amount) {
+    const setup = { blend_spaces: [{ name: 'blend', samples: [{ clip: this.clip, x: 0 },
+                                                               { clip: other, x: 1 }] }] };
+    let sync = 'markers: feet down';
+    try {
+      const rig = this.asset.humanoid();
+      const known = (part) => (rig[part] && rig[part] !== '?' ? rig[part] : undefined);
+      setup.foot_markers = { left_foot: known('left_foot'), right_foot: known('right_foot'),
+                             left_toe: known('left_toe'), right_toe: known('right_toe'),
+                             clips: [...new Set([this.clip, other])] };
+      // Both clips must be marked; a clip where the feet never come down cannot be.
+      this.asset.createCharacter({ setup }).delete();
+    } catch (error) {
+      delete setup.foot_markers;
+      sync = `phase (no foot markers: ${error.message})`;
+    }
+    const time = this.player >= 0 ? this.character.playerTime(this.player) : 0;
+    this.replaceCharacter(this.asset.createCharacter({ setup }));
+    this.player = this.character.playBlendSpace('blend', { x: amount, loop: this.loop });
+    this.blendPlayer = this.player;
+    this.character.setTimeScale(this.player, this.speed);
+    this.character.setTime(this.player, time);
+    this.character.update(0);
+    return sync;
+  }
+
+  setBlendAmount(amount) {
+    if (this.blendPlayer >= 0) this.character.setBlend(this.blendPlayer, amount);
+  }
+
+  // Morph slot `slot`'s weight (the asset's info.morph_slots), held until changed.
+  setMorph(slot, weight) {
+    this.morphWeights.set(slot, weight);
+    this.character.setMorphWeight(`#${slot}`, weight);
+  }
+
+  // Makes `character` the shown one, with the morph weights the sliders set.
+  replaceCharacter(character) {
+    this.character.delete();
+    this.character = character;
+    this.player = -1;
+    this.overridePlayer = -1;
+    this.blendPlayer = -1;
+    for (const [slot, weight] of this.morphWeights) character.setMorphWeight(`#${slot}`, weight);
   }
 
   crossFade(clip, seconds) {
@@ -142,14 +196,27 @@ export class Viewer {
     this.character.update(0);
   }
 
-  // Frames the character: the box around its joints, as last evaluated.
+  // Frames the character: the box around its joints, as last evaluated, and its meshes' bind
+  // poses (a rigid mesh's box moved by its node), so that a file of one node is framed too.
   frame() {
     const model = this.character.modelMatrices();
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-    for (let j = 0; j < model.length / 16; ++j) {
+    const add = (p) => {
       for (let k = 0; k < 3; ++k) {
-        lo[k] = Math.min(lo[k], model[j * 16 + 12 + k]);
-        hi[k] = Math.max(hi[k], model[j * 16 + 12 + k]);
+        lo[k] = Math.min(lo[k], p[k]);
+        hi[k] = Math.max(hi[k], p[k]);
+      }
+    };
+    for (let j = 0; j < model.length / 16; ++j) add(model.subarray(j * 16 + 12, j * 16 + 15));
+    for (const mesh of this.renderer.meshes) {
+      const [a, b] = mesh.bounds;
+      if (!Number.isFinite(a[0])) continue;
+      const m = !mesh.skinned && mesh.node >= 0 ? model.subarray(mesh.node * 16, mesh.node * 16 + 16)
+                                                 : null;
+      for (let c = 0; c < 8; ++c) {
+        const p = [c & 1 ? b[0] : a[0], c & 2 ? b[1] : a[1], c & 4 ? b[2] : a[2]];
+        add(m ? [0, 1, 2].map((r) => m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r])
+              : p);
       }
     }
     if (!Number.isFinite(lo[0])) return;
@@ -277,6 +344,21 @@ export async function startPage(document) {
       }));
     }
     $('time').max = String(viewer.asset.clips[0]?.duration ?? 0);
+    $('blend-to').replaceChildren(...$('clip').cloneNode(true).children);
+    // One slider per morph slot: the node's target name, or its slot number when unnamed.
+    const sliders = (viewer.asset.info.morph_slots ?? []).flatMap((node) =>
+      node.targets.map((name, k) => {
+        const slot = node.first_slot + k;
+        const label = document.createElement('label');
+        const input = document.createElement('input');
+        Object.assign(input, { type: 'range', min: '0', max: '1', step: '0.01', value: '0' });
+        input.dataset.slot = String(slot);
+        input.addEventListener('input', guard(() => viewer.setMorph(slot, Number(input.value))));
+        label.append(`${node.node ?? 'node'}: ${name || `#${slot}`}`, input);
+        return label;
+      }));
+    $('morphs').replaceChildren(...sliders);
+    $('morph-set').hidden = sliders.length === 0;
   };
   const open = async (list) => {
     const files = await readFiles(list);
@@ -323,6 +405,11 @@ export async function startPage(document) {
   $('override').addEventListener('click', guard(() => viewer.setOverride($('override-joint').value,
                                                                         $('override-clip').value)));
   $('override-off').addEventListener('click', guard(() => viewer.setOverride(null, null)));
+  $('blend').addEventListener('click', guard(() => {
+    $('blend-sync').textContent = viewer.blend($('blend-to').value, Number($('blend-amount').value));
+  }));
+  $('blend-amount').addEventListener('input',
+                                     guard((e) => viewer.setBlendAmount(Number(e.target.value))));
   $('crowd-show').addEventListener('click', guard(() => viewer.setCrowd($('crowd').value)));
   $('skeleton').addEventListener('change', (e) => { viewer.renderer.showSkeleton = e.target.checked; });
   $('meshes').addEventListener('change', (e) => { viewer.renderer.showMeshes = e.target.checked; });
