@@ -36,7 +36,7 @@ DEMO_PACKAGES := build-essential cmake ninja-build pkg-config \
   nlohmann-json3-dev zlib1g-dev libassimp-dev libcli11-dev libstb-dev libjpeg62-turbo-dev \
   libtinyobjloader-dev libeigen3-dev libembree-dev libpugixml-dev
 # What `make web` needs: Debian's emscripten (3.1.6) and the header-only libraries it compiles in.
-WEB_PACKAGES := emscripten nlohmann-json3-dev libtinyobjloader-dev googletest
+WEB_PACKAGES := emscripten nlohmann-json3-dev libtinyobjloader-dev googletest node-pako
 # And what its tests run in: Debian's Chromium, headless (no browser is downloaded).
 WEB_TEST_PACKAGES := chromium
 # And what the tests, benchmarks, Python module and tools need besides.

@@ -12,7 +12,7 @@ foreach(header nlohmann tiny_obj_loader.h)
   endif()
   file(CREATE_LINK /usr/include/${header} ${MARROW_WEB_HEADERS}/${header} SYMBOLIC)
 endforeach()
-add_library(marrow_io STATIC ${MARROW_IO_SOURCES} io/web_unavailable.cpp
+add_library(marrow_io STATIC ${MARROW_IO_SOURCES} io/web_unavailable.cpp io/x/x_inflate_web.cpp
                              io/obj/tiny_obj_loader_implementation.cpp)
 target_include_directories(marrow_io SYSTEM PRIVATE ${MARROW_WEB_HEADERS})
 target_include_directories(marrow_io PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/io ${CMAKE_CURRENT_SOURCE_DIR})

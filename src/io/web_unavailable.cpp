@@ -1,13 +1,10 @@
 // The readers the WebAssembly build leaves out (docs/web.md), each replaced by one clear error:
-// assimp (FBX) is a native library with no WebAssembly build among Debian's packages, and so are
-// pugixml (Collada's XML) and zlib (the inflate of compressed .X files). Native builds compile
-// the real readers instead of this file.
+// assimp (FBX) is a native library with no WebAssembly build among Debian's packages, and so is
+// pugixml (Collada's XML). Native builds compile the real readers instead of this file.
 #include <string>
 
 #include "marrow/io/assimp_import.h"
 #include "marrow/io/collada.h"
-#include "x/x_mszip.h"
-#include "x/x_tokenizer.h"
 
 namespace marrow {
 namespace {
@@ -46,14 +43,4 @@ Result<Asset> read_collada(std::span<const std::uint8_t>, const std::string& nam
   return not_in_browser(name, "Collada (its XML library, pugixml)");
 }
 
-namespace xfile {
-
-Inflated inflate_mszip(std::span<const std::uint8_t>, const std::string& file,
-                       io::DocumentBudget&) {
-  throw XError(file + ": a compressed .X file (MSZIP) is not read in the browser build of " +
-               "marrow (its inflate is zlib's, not built for WebAssembly); save it uncompressed " +
-               "or convert it to glTF with the `marrow convert` command");
-}
-
-}  // namespace xfile
 }  // namespace marrow

@@ -1,7 +1,5 @@
 #include "x_mszip.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 
 #include "x_tokenizer.h"
@@ -20,26 +18,6 @@ std::uint16_t u16(std::span<const std::uint8_t> b, std::size_t at) {
   return static_cast<std::uint16_t>(b[at] | (b[at + 1] << 8));
 }
 
-// Owns a raw-deflate zlib stream for one block.
-class Inflater {
- public:
-  Inflater() = default;
-  Inflater(const Inflater&) = delete;
-  Inflater& operator=(const Inflater&) = delete;
-  ~Inflater() {
-    if (ready_) inflateEnd(&z_);
-  }
-  bool init() {
-    ready_ = inflateInit2(&z_, -MAX_WBITS) == Z_OK;
-    return ready_;
-  }
-  z_stream& z() { return z_; }
-
- private:
-  z_stream z_{};
-  bool ready_ = false;
-};
-
 }  // namespace
 
 Inflated inflate_mszip(std::span<const std::uint8_t> body, const std::string& file,
@@ -49,10 +27,11 @@ Inflated inflate_mszip(std::span<const std::uint8_t> body, const std::string& fi
   out.declared_size = static_cast<std::uint32_t>(body[0] | (body[1] << 8) | (body[2] << 16)) |
                       (static_cast<std::uint32_t>(body[3]) << 24);
   // Deflate cannot expand better than 1032:1; anything claiming more is damaged or hostile.
-  const std::size_t cap = std::min<std::size_t>(body.size() * 1032 + 65536, std::size_t{1} << 31);
+  const std::size_t cap = static_cast<std::size_t>(
+      std::min<std::uint64_t>(std::uint64_t{body.size()} * 1032 + 65536, std::uint64_t{1} << 31));
   // The declared size is only a hint: reserve no more than the budget allows.
-  out.bytes.reserve(
-      std::min<std::size_t>({out.declared_size, cap, budget.limit() - budget.used()}));
+  out.bytes.reserve(static_cast<std::size_t>(
+      std::min<std::uint64_t>({out.declared_size, cap, budget.limit() - budget.used()})));
   std::size_t pos = 4;
   std::vector<std::uint8_t> block;
   while (pos < body.size()) {
@@ -81,29 +60,17 @@ Inflated inflate_mszip(std::span<const std::uint8_t> body, const std::string& fi
     }
     budget.charge(usize,
                   [&] { return file + ": byte " + std::to_string(at) + ": compressed block"; });
-    Inflater inflater;
-    if (!inflater.init()) fail(file, at, "cannot start zlib");
-    z_stream& z = inflater.z();
-    if (!out.bytes.empty()) {
-      // The window carries over: the previous output is the dictionary of this block.
-      const std::size_t dict = std::min(out.bytes.size(), kWindow);
-      if (inflateSetDictionary(&z, out.bytes.data() + out.bytes.size() - dict,
-                               static_cast<uInt>(dict)) != Z_OK) {
-        fail(file, at, "cannot carry the deflate window into this block");
-      }
-    }
+    // The window carries over: the previous output is the dictionary of this block.
+    const std::size_t dict = std::min(out.bytes.size(), kWindow);
     block.assign(usize + 1, 0);  // one spare byte shows a block that inflates to more
-    z.next_in = const_cast<Bytef*>(body.data() + pos + 2);
-    z.avail_in = static_cast<uInt>(csize - 2);
-    z.next_out = block.data();
-    z.avail_out = static_cast<uInt>(block.size());
-    const int rc = inflate(&z, Z_SYNC_FLUSH);
-    const std::size_t produced = block.size() - z.avail_out;
-    if ((rc != Z_STREAM_END && rc != Z_OK && rc != Z_BUF_ERROR) || produced != usize) {
+    const BlockInflate inflated = inflate_raw_block(
+        body.subspan(pos + 2, csize - 2),
+        std::span<const std::uint8_t>(out.bytes).subspan(out.bytes.size() - dict), block);
+    if (!inflated.error.empty() || inflated.produced != usize) {
       fail(file, at,
-           "compressed block is damaged (inflated " + std::to_string(produced) +
+           "compressed block is damaged (inflated " + std::to_string(inflated.produced) +
                " bytes, the block declares " + std::to_string(usize) +
-               (z.msg ? std::string("; zlib: ") + z.msg : std::string()) + ")");
+               (inflated.error.empty() ? std::string() : "; " + inflated.error) + ")");
     }
     out.bytes.insert(out.bytes.end(), block.begin(),
                      block.begin() + static_cast<std::ptrdiff_t>(usize));
