@@ -42,3 +42,12 @@ test('play_soldier prints the clips, the joints and the refusal the command line
     '',
   ].join('\n'));
 });
+
+test('soldier_setup runs its state machine over the blend space and sets its IK', (t) => {
+  const soldier = join(shared, 'assets/gltf/Soldier.glb');
+  if (!existsSync(soldier)) return t.skip(`${soldier} is absent (../shared/assets)`);
+  const output = execFileSync('node', [example('soldier_setup'), soldier], { encoding: 'utf8' });
+  // Speed 1 starts in Stand (its condition to move is > 1.5); 2.5 moves; the constraint's weight
+  // is 1 at once (no fade given), and a point before the face is within the arm's reach.
+  assert.equal(output, ['state: Stand', 'state: Move', 'reach: reach weight 1, reached true', ''].join('\n'));
+});
