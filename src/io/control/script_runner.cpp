@@ -53,7 +53,7 @@ int frame_count_of(const AnimationScript& script) {
 }  // namespace
 
 Result<std::shared_ptr<const ClipSet>> ScriptRunner::build_clip_set(const Asset& asset,
-                                                                      const AnimationScript& script) {
+                                                                    const AnimationScript& script) {
   const std::string& where = script.where;
   const Skeleton& skeleton = asset.skeleton;
   ClipSetBuilder builder(skeleton);
