@@ -173,6 +173,18 @@ test('a blend space plays its first clip alone at its first sample', (t) => {
   blended.update(1 / 30);
   assert.throws(() => blended.setBlend(12345, 1), MarrowError);
   assert.equal(soldier.humanoid().left_foot, 'mixamorig:LeftFoot');
+  // Events: a user's event at 0.25 s of Walk, then its loop seam, in the update that crosses them.
+  const timed = soldier.createCharacter({ setup: { events: { Walk: [{ time: 0.25, name: 'step' }] } } });
+  const walk = timed.play('Walk');
+  const duration = soldier.clips.find((c) => c.name === 'Walk').duration;
+  timed.update(0.2);
+  assert.deepEqual(timed.events(), []);
+  timed.update(0.1);
+  assert.deepEqual(timed.events().map((e) => [e.type, e.name, e.player]), [['event', 'step', walk]]);
+  assert.ok(Math.abs(timed.events()[0].time - 0.05) < 1e-5, 'reached 0.05 s into the update');
+  timed.update(duration - 0.3 + 0.01);
+  assert.deepEqual(timed.events().map((e) => e.type), ['looped']);
+  timed.delete();
   blended.delete();
   alone.delete();
   soldier.delete();
