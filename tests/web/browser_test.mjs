@@ -5,12 +5,12 @@
 // command line's error text. Skipped, saying why, without Chromium or the asset.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, extname, join, normalize, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serveForChromium, startChromium } from './chromium.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
@@ -20,47 +20,9 @@ const shared = resolve(process.env.MARROW_SHARED_DIR ?? join(repo, '../shared'))
 const chromium = process.env.MARROW_CHROMIUM ?? '/usr/bin/chromium';
 const soldier = join(shared, 'assets/gltf/Soldier.glb');
 
-const types = { '.html': 'text/html', '.mjs': 'text/javascript', '.wasm': 'application/wasm' };
 const roots = { web: webDir, assets: join(shared, 'assets'), test: join(here, 'browser') };
-
-// Serves the module, the assets and the test page; resolves with the page's report.
-function serve() {
-  let deliver;
-  const reported = new Promise((resolve) => { deliver = resolve; });
-  const server = createServer((request, response) => {
-    if (request.method === 'POST' && request.url === '/report') {
-      const chunks = [];
-      request.on('data', (chunk) => chunks.push(chunk));
-      request.on('end', () => {
-        response.end('ok');
-        deliver(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      });
-      return;
-    }
-    const [, root, ...rest] = decodeURIComponent(request.url.split('?')[0]).split('/');
-    const base = roots[root];
-    const path = base && normalize(join(base, ...rest));
-    if (!path || !path.startsWith(base) || !existsSync(path)) {
-      response.writeHead(404).end();
-      return;
-    }
-    response.writeHead(200, { 'Content-Type': types[extname(path)] ?? 'application/octet-stream' });
-    response.end(readFileSync(path));
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve({ server, port: server.address().port, reported }));
-  });
-}
-
-function runChromium(url) {
-  const profile = mkdtempSync(join(tmpdir(), 'marrow-chromium-'));
-  return spawn(chromium, [
-    '--headless=new', '--no-sandbox', '--enable-unsafe-swiftshader', '--use-angle=swiftshader',
-    '--no-first-run', '--disable-background-networking', '--disable-component-update',
-    '--disable-sync', '--disable-quic', `--user-data-dir=${profile}`, '--window-size=800,600',
-    url,
-  ], { stdio: 'ignore' });
-}
+const serve = () => serveForChromium(roots);
+const runChromium = (url) => startChromium(chromium, url);
 
 // Joints' model matrices from the command line, in the asset's joint order (see module_test.mjs).
 function nativePoses(times) {
