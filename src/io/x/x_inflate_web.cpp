@@ -8,23 +8,25 @@
 #include "x_mszip.h"
 
 // Returns the bytes written to `out`, or -1 with the reason written to `error` (NUL-terminated).
+// JavaScript inside: clang-format would reformat it as C++ ("!==" into "!= =").
+// clang-format off
 EM_JS(int, marrow_inflate_raw,
-      (const std::uint8_t* input, int in_size, const std::uint8_t* dictionary, int dictionary_size,
-       std::uint8_t* out, int out_size, char* error, int error_size),
-      {
-        const fail = function(text) {
-          stringToUTF8(text, error, error_size);
-          return -1;
-        };
-        if (typeof Module['marrowInflateRaw'] != = 'function')
-          return fail('no inflate was given to the module (load it through marrow.mjs)');
-        const result = Module['marrowInflateRaw'](
-            HEAPU8.subarray(input, input + in_size),
-            HEAPU8.subarray(dictionary, dictionary + dictionary_size), out_size);
-        if (result.error != = undefined) return fail(result.error);
-        HEAPU8.set(result.bytes.subarray(0, out_size), out);
-        return Math.min(result.bytes.length, out_size);
-      });
+      (const std::uint8_t* input, int in_size, const std::uint8_t* dictionary,
+       int dictionary_size, std::uint8_t* out, int out_size, char* error, int error_size), {
+  const fail = function(text) {
+    stringToUTF8(text, error, error_size);
+    return -1;
+  };
+  if (typeof Module['marrowInflateRaw'] !== 'function')
+    return fail('no inflate was given to the module (load it through marrow.mjs)');
+  const result = Module['marrowInflateRaw'](
+      HEAPU8.subarray(input, input + in_size),
+      HEAPU8.subarray(dictionary, dictionary + dictionary_size), out_size);
+  if (result.error !== undefined) return fail(result.error);
+  HEAPU8.set(result.bytes.subarray(0, out_size), out);
+  return Math.min(result.bytes.length, out_size);
+});
+// clang-format on
 
 namespace marrow::xfile {
 
