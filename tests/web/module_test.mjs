@@ -5,7 +5,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import zlib from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -67,6 +67,12 @@ function expectSamePoses(t, path, clip, times, companions = []) {
   character.delete();
   loaded.delete();
 }
+
+// Issue 35's budget for the runtime and readers (docs/web.md, "Measured", has each build's size).
+test('the module stays within 2 MiB', () => {
+  const bytes = statSync(join(webDir, 'marrow_wasm.wasm')).size;
+  assert.ok(bytes <= 2 * 1024 * 1024, `marrow_wasm.wasm is ${bytes} bytes`);
+});
 
 test('Soldier.glb lists the clips the command line lists', (t) => {
   const path = asset('gltf/Soldier.glb');
