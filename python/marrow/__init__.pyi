@@ -274,6 +274,10 @@ class ScriptRunner:
         ik (id, weight, reached per constraint), foot_contacts, pelvis_offset, motion_matching
         (None, or a motion-matching script's position, facing, desired, desired_facing,
         database_frame, searched, switched, contacts)."""
+    def run(self, command: Union[dict[str, Any], str]) -> None:
+        """One timeline entry run now (docs/control.md), "t" optional."""
+    def step(self, dt: float) -> dict[str, Any]:
+        """Advances by dt seconds on the caller's clock; the frame, its players not listed."""
     @property
     def frame_count(self) -> int: ...
     @property

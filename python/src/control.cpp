@@ -318,6 +318,24 @@ class PyScriptRunner {
     if (done()) throw py::stop_iteration();
     check_or_raise(runner_->next(frame_));
     started_ = true;
+    return frame_dict();
+  }
+  // A timeline entry run now (docs/control.md), from a dict or JSON text, "t" optional.
+  void run(const py::object& command) {
+    const JsonSource source = json_source(command);
+    if (!source.path.empty()) throw py::value_error("run: give the command as a dict or JSON text");
+    Result<ScriptCommand> parsed = parse_script_command(source.text, "command");
+    check_or_raise(runner_->run(value_or_raise(std::move(parsed))));
+  }
+  // Advances by dt seconds on the caller's clock and returns the frame (players not listed).
+  py::dict step(float dt) {
+    check_or_raise(runner_->step(dt, frame_));
+    started_ = true;
+    return frame_dict();
+  }
+
+ private:
+  py::dict frame_dict() {
     const ClipSet& set = runner_->clip_set();
     py::dict d;
     d["index"] = frame_.index;
@@ -372,7 +390,6 @@ class PyScriptRunner {
     return d;
   }
 
- private:
   std::shared_ptr<Asset> asset_;  // the runner points into it
   std::optional<ScriptRunner> runner_;
   ScriptFrame frame_;
@@ -645,6 +662,12 @@ void bind_control(py::module_& m) {
           "The runner itself: each step gives the next frame")
       .def("__next__", &PyScriptRunner::next,
            "The next frame as a dict; StopIteration after the last")
+      .def("run", &PyScriptRunner::run, py::arg("command"),
+           "Runs one timeline entry now (a dict or JSON text, \"t\" optional), as the timeline "
+           "would at this moment")
+      .def("step", &PyScriptRunner::step, py::arg("dt"),
+           "Advances by dt seconds on the caller's clock (the timeline is not read) and returns "
+           "the frame as a dict, its players not listed")
       .def_property_readonly("frame_count", &PyScriptRunner::frame_count,
                              "How many frames the script runs")
       .def_property_readonly("fps", &PyScriptRunner::fps, "The script's frame rate");

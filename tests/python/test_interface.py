@@ -323,6 +323,30 @@ def test_a_script_runs_frame_by_frame_as_marrow_play_runs_it(soldier_path):
         list(marrow.ScriptRunner(asset, {"timeline": [{"t": 0, "play": "Swim"}]}))
 
 
+def test_a_runner_takes_commands_one_at_a_time_on_the_callers_clock(soldier_path):
+    # The timeline's frames at 4 fps, and the same commands run by hand with steps of 0.25 s.
+    asset = marrow.load(soldier_path)
+    timed = list(marrow.ScriptRunner(asset, {"fps": 4, "duration": 1, "timeline": [
+        {"t": 0, "play": "Walk"}, {"t": 0.5, "set_speed": {"id": "Walk", "speed": 2}}]}))
+    runner = marrow.ScriptRunner(asset, {"fps": 4})
+    runner.run({"play": "Walk"})
+    frames = [runner.step(0)]
+    for k in range(1, 5):
+        frames.append(runner.step(0.25))
+        if k == 2:
+            runner.run('{"set_speed": {"id": "Walk", "speed": 2}}')
+            frames[-1] = runner.step(0)
+    assert len(frames) == len(timed) == 5
+    for ours, theirs in zip(frames, timed):
+        assert ours["time"] == pytest.approx(theirs["time"])
+        assert ours["players"] == []  # step() lists no players
+        np.testing.assert_allclose(ours["model"], theirs["model"], atol=1e-5)
+    with pytest.raises(marrow.Error, match=r"command: play\.clip: must be a string"):
+        runner.run({"play": {"clip": 3}})
+    with pytest.raises(marrow.Error, match=r"no player 'Jog' is playing"):
+        runner.run({"stop": "Jog"})
+
+
 def test_ik_edits_a_local_pose_in_place(soldier_path):
     asset = marrow.load(soldier_path)
     skeleton = asset.skeleton
