@@ -20,9 +20,6 @@ struct Inflated {
   std::uint32_t declared_size = 0;  // the size the file declares (with or without the header)
 };
 
-// `body` follows the 16-byte header, which starts at byte 0 of `file`. Throws XError naming
-// the byte offset of a damaged block. Each block's output is charged to `budget` before it is
-// inflated, and the whole is capped at what deflate can produce from the input (1032:1).
 /// What inflate_raw_block() made of one block: the bytes it wrote, or why it could not.
 struct BlockInflate {
   std::size_t produced = 0;
@@ -35,6 +32,9 @@ BlockInflate inflate_raw_block(std::span<const std::uint8_t> in,
                                std::span<const std::uint8_t> dictionary,
                                std::span<std::uint8_t> out);
 
+// `body` follows the 16-byte header, which starts at byte 0 of `file`. Throws XError naming
+// the byte offset of a damaged block. Each block's output is charged to `budget` before it is
+// inflated, and the whole is capped at what deflate can produce from the input (1032:1).
 Inflated inflate_mszip(std::span<const std::uint8_t> body, const std::string& file,
                        io::DocumentBudget& budget);
 
