@@ -15,10 +15,12 @@ export class MarrowError extends Error {
 let loads = 0;
 
 class Asset {
-  constructor(module, handle, name) {
+  constructor(module, handle, name, folder) {
     this.module = module;
     this.handle = handle;
     this.name = name;
+    // The in-memory folder the file was read from, which messages naming the file leave out.
+    this.folder = folder;
     /** What `marrow info --format json` prints: skeleton, clips, meshes, materials, notes. */
     this.info = JSON.parse(handle.infoJson());
   }
@@ -64,7 +66,9 @@ class Asset {
       script.layers = [{ name: 'base' }, { name: 'override', mode: 'override', mask: 'override' }];
     }
     const handle = this.module.createCharacter(this.handle, JSON.stringify(script));
-    if (!handle) throw new MarrowError(this.module.lastError());
+    if (!handle) {
+      throw new MarrowError(this.module.lastError().replaceAll(`${this.folder}/`, ''));
+    }
     return new Character(this.module, handle);
   }
   /** The humanoid parts marrow finds in the skeleton ({hips, spine: [...], left_foot, ...}: joint
@@ -207,7 +211,7 @@ class Marrow {
       if (!handle) {
         throw new MarrowError(this.module.lastError().replaceAll(`${folder}/`, ''));
       }
-      return new Asset(this.module, handle, files[0].name);
+      return new Asset(this.module, handle, files[0].name, folder);
     } finally {
       removeTree(FS, folder);
     }

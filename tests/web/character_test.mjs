@@ -234,3 +234,19 @@ test('morph weights set from JavaScript reach the weights and the morphed vertic
   character.delete();
   cube.delete();
 });
+
+// A refusal that names the file names it as the page gave it, not by the module's in-memory folder.
+// (cesium_man.gltf's unnamed joints are refused by the clip set today: see docs/web.md.)
+test('a character refused for its file names the file as it was given', (t) => {
+  const gltf = join(shared, 'assets/gltf/cesium_man.gltf');
+  if (absent(t, gltf)) return;
+  // Its buffers are data: URIs inside the file; an image beside it, if any, is not needed here.
+  const cesium = marrow.load([{ name: 'cesium_man.gltf', bytes: readFileSync(gltf) }]);
+  try {
+    cesium.createCharacter().delete();
+  } catch (error) {
+    assert.ok(error instanceof MarrowError);
+    assert.match(error.message, /^cesium_man\.gltf: /);
+  }
+  cesium.delete();
+});
