@@ -14,10 +14,27 @@ std::string track_label(const Clip& clip, std::size_t t) {
   return "#" + std::to_string(clip.tracks()[t].joint);
 }
 
+// A node without a name can only be matched by its place: an unnamed track binds to the
+// skeleton's joint of the same index when that joint is unnamed too and the clip was made for a
+// skeleton of the same size (a clip read with its own skeleton, as glTF files without node names).
+std::optional<JointIndex> unnamed_joint_at(const Clip& clip, JointIndex joint, const Skeleton& s) {
+  if (clip.joint_count() != s.size() || joint >= s.size() || !s.name(joint).empty()) {
+    return std::nullopt;
+  }
+  return joint;
+}
+
 std::optional<JointIndex> joint_of_track(const Clip& clip, std::size_t t, const Skeleton& s) {
   const std::span<const std::string> names = clip.track_joint_names();
-  if (t >= names.size()) return std::nullopt;
+  if (t >= names.size() || names[t].empty())
+    return unnamed_joint_at(clip, clip.tracks()[t].joint, s);
   return s.find(names[t]);
+}
+
+std::optional<JointIndex> node_of_weight_track(const Clip& clip, std::size_t t, const Skeleton& s) {
+  const std::string& name = clip.weight_track_node_names()[t];
+  if (name.empty()) return unnamed_joint_at(clip, clip.weight_tracks()[t].node, s);
+  return s.find(name);
 }
 
 }  // namespace
@@ -70,7 +87,7 @@ Result<Clip> rebind_clip(const Clip& clip, const Skeleton& skeleton,
   for (std::size_t t = 0; t < clip.weight_tracks().size(); ++t) {
     const WeightTrack& track = clip.weight_tracks()[t];
     const std::string& node_name = clip.weight_track_node_names()[t];
-    const std::optional<JointIndex> node = skeleton.find(node_name);
+    const std::optional<JointIndex> node = node_of_weight_track(clip, t, skeleton);
     const MorphSlots* slots = nullptr;
     for (const MorphSlots& s : morph_slots) {
       if (node && s.node == *node) slots = &s;

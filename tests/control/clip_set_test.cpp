@@ -3,11 +3,16 @@
 // operator new), and frames that allocate nothing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "allocation_meter.h"
 #include "control_test_util.h"
 #include "marrow/io/asset.h"
+#include "marrow/pose/local_to_model.h"
 
 namespace marrow::test {
 namespace {
@@ -51,6 +56,106 @@ TEST(ControlClipSet, AClipMadeForAnotherSkeletonWithTheSameNamesIsRemapped) {
   ASSERT_TRUE(animator.evaluate(workspace, std::span<Transform>(pose)));
   EXPECT_NEAR(pose[2].translation.x, 1.5f, 1e-5f);
   EXPECT_EQ(pose[1].translation.x, 0);
+}
+
+// Unnamed joints can only be matched by place: a track without a name binds to the joint of its
+// index when that joint is unnamed too and the clip was made for a skeleton of that size.
+TEST(ControlClipSet, UnnamedJointsBindByPlaceOnlyOnASkeletonOfTheClipsSize) {
+  ClipBuilder b("nod");
+  const float times[] = {0, 1}, t[] = {0, 0, 0, 2, 0, 0};
+  ASSERT_TRUE(
+      b.add_track(2, "", TrackTarget::kTranslation, Interpolation::kLinear, times, t, "n").ok());
+  const Clip clip = b.build(3, "nod").value();
+
+  std::vector<JointDesc> joints = {{"", -1, {}}, {"", 0, {}}, {"", 1, {}}};
+  ClipSetBuilder bound(Skeleton::build(joints).value());
+  ASSERT_TRUE(bound.add_clip(clip, {.compile = true}).ok());
+  auto set = bound.build().value();
+  EXPECT_EQ(set->clip(0).tracks()[0].joint, 2);
+  Animator animator = make_animator(set);
+  AnimatorWorkspace workspace(*set);
+  ASSERT_TRUE(animator.play(0, {.start_offset = 0.25f}).ok());
+  std::vector<Transform> pose(3);
+  ASSERT_TRUE(animator.evaluate(workspace, std::span<Transform>(pose)));
+  EXPECT_NEAR(pose[2].translation.x, 0.5f, 1e-6f);
+
+  // Joint 2 is named on this skeleton: the track has nothing to match, and says which it is.
+  std::vector<JointDesc> named = {{"", -1, {}}, {"", 0, {}}, {"tip", 1, {}}};
+  Status refused = ClipSetBuilder(Skeleton::build(named).value()).add_clip(clip);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("'#2'"), std::string::npos) << refused.error().message;
+  // A skeleton of another size is another rig, whatever its joints are called.
+  std::vector<JointDesc> larger = {{"", -1, {}}, {"", 0, {}}, {"", 1, {}}, {"", 2, {}}};
+  EXPECT_FALSE(ClipSetBuilder(Skeleton::build(larger).value()).add_clip(clip).ok());
+}
+
+// cesium_man.gltf names none of its nodes. Played through a clip set and an Animator (exact and
+// compiled), its model-space pose matches ../shared/reference's three.js poses by the reference's
+// own criterion (positions within 1e-3 of the extent of its node positions, 3x3 parts within
+// 1e-3 of their largest column norm; the compiled clip's bound is far inside that).
+TEST(ControlClipSet, AFileWithoutJointNamesPlaysAsTheReferenceSays) {
+  const std::filesystem::path shared = MARROW_SHARED_DIR;
+  const std::filesystem::path file = shared / "assets/gltf/cesium_man.gltf";
+  const std::filesystem::path ref_file = shared / "reference/gltf/cesium_man.gltf.clip0.json";
+  if (!std::filesystem::exists(file) || !std::filesystem::exists(ref_file)) {
+    GTEST_SKIP() << file << " or " << ref_file << " is absent";
+  }
+  std::ifstream in(ref_file);
+  const nlohmann::json ref = nlohmann::json::parse(in);
+  Result<Asset> asset = load_asset(file.string());
+  ASSERT_TRUE(asset.ok()) << asset.error().message;
+  double extent = 0;
+  for (int k = 0; k < 3; ++k) {
+    double lo = 1e300, hi = -1e300;
+    for (const nlohmann::json& s : ref["samples"]) {
+      for (const nlohmann::json& w : s["world"]) {
+        lo = std::min(lo, w[12 + k].get<double>());
+        hi = std::max(hi, w[12 + k].get<double>());
+      }
+    }
+    extent = std::max(extent, hi - lo);
+  }
+  for (bool compile : {false, true}) {
+    ClipSetBuilder builder(asset->skeleton);
+    const Status added = builder.add_clip(asset->clips[0], {.compile = compile});
+    ASSERT_TRUE(added.ok()) << added.error().message;
+    auto set = builder.build().value();
+    Animator animator = make_animator(set);
+    AnimatorWorkspace workspace(*set);
+    std::vector<Transform> local(asset->skeleton.size());
+    std::vector<Mat4> model(asset->skeleton.size());
+    for (const nlohmann::json& sample : ref["samples"]) {
+      animator.stop_all();
+      ASSERT_TRUE(animator.play(0, {.start_offset = sample["t"].get<float>()}).ok());
+      ASSERT_TRUE(animator.evaluate(workspace, std::span<Transform>(local)));
+      const LocalToModelJob to_model{.skeleton = &asset->skeleton, .local = local, .model = model};
+      ASSERT_TRUE(to_model.run());
+      for (std::size_t n = 0; n < ref["nodes"].size(); ++n) {
+        const std::optional<JointIndex> joint =
+            asset->joint_of_source(ref["nodes"][n]["index"].get<std::int64_t>());
+        ASSERT_TRUE(joint.has_value());
+        const nlohmann::json& expected = sample["world"][n];
+        const Mat4& got = model[*joint];
+        double position = 0, rotation = 0, column = 0;
+        for (int k = 0; k < 3; ++k) {
+          position += std::pow(got.m[12 + k] - expected[12 + k].get<double>(), 2);
+        }
+        for (int c = 0; c < 3; ++c) {
+          double norm = 0;
+          for (int r = 0; r < 3; ++r) {
+            const double e = expected[c * 4 + r].get<double>();
+            norm += e * e;
+            rotation = std::max(rotation, std::abs(got.m[c * 4 + r] - e));
+          }
+          column = std::max(column, std::sqrt(norm));
+        }
+        EXPECT_LE(std::sqrt(position), 1e-3 * extent)
+            << "node " << n << " at t=" << sample["t"] << (compile ? " compiled" : " exact");
+        EXPECT_LE(rotation, 1e-3 * column)
+            << "node " << n << " at t=" << sample["t"] << (compile ? " compiled" : " exact");
+      }
+    }
+  }
 }
 
 TEST(ControlClipSet, MasksAndBlendSpacesAreCheckedByName) {

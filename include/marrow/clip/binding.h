@@ -1,6 +1,9 @@
 /// @file
 /// Whether a clip fits a skeleton, by joint name, and retargeting a clip to another skeleton that
 /// names its joints the same way (the clip's tracks remember their joint names for this).
+/// A track of an unnamed joint (glTF nodes may have no name) binds by place instead: to the
+/// skeleton's joint of the same index, when that joint is unnamed too and the clip was made for a
+/// skeleton with as many joints (a clip read with its own skeleton).
 #pragma once
 
 #include <span>
@@ -15,7 +18,7 @@ namespace marrow {
 
 struct ClipBindingReport {
   /// Joint names the clip animates that the skeleton lacks (each once, in track order). A track
-  /// without a joint name is listed as "#<joint index>".
+  /// without a joint name that does not bind by place is listed as "#<joint index>".
   std::vector<std::string> missing_joints;
   /// Skeleton joints no track of the clip animates (they keep their rest pose), in skeleton order.
   std::vector<std::string> unanimated_joints;
