@@ -17,9 +17,11 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "clip/compiled/layout.h"
 #include "clip/compiled/sample_dispatch.h"
@@ -430,13 +432,32 @@ const RateSamples& rate_samples(const Clip& clip, const Lane& lane, ExactLane& e
   return rs;
 }
 
+// The proxy (channel_distance_proxy) of a distance: the inverse of distance_of_proxy.
+float proxy_of_distance(Data::Channel c, float distance) {
+  switch (c) {
+    case Data::Channel::kTranslation:
+      return distance * distance;
+    case Data::Channel::kRotation: {
+      if (!(distance < 6.0f)) return std::numeric_limits<float>::infinity();
+      const float quarter = std::tan(distance * 0.25f);
+      return quarter * quarter;
+    }
+    case Data::Channel::kScale:
+      break;
+  }
+  return distance;
+}
+
 // The largest error, over the lane's analysis times inside the frames' span and three points
 // inside every frame interval, of `frames` (at rs's times, as the runtime interpolates them)
-// against the exact channel.
+// against the exact channel. Every caller asks whether it is within the lane's tolerance, so once
+// an error is clearly above that (past float rounding of the proxy's conversion), the rest is not
+// looked at and a value above the tolerance is returned.
 float uniform_error(const Lane& lane, const ExactLane& exact, const RateSamples& rs,
                     std::span<const float> frames) {
   const int c = components(lane.channel);
   const FrameTimes& times = rs.times;
+  const float give_up = proxy_of_distance(lane.channel, lane.tolerance) * 1.001f + 1e-30f;
   float worst = 0;
   const auto check = [&](float t, const float* want) {
     float alpha;
@@ -444,17 +465,18 @@ float uniform_error(const Lane& lane, const ExactLane& exact, const RateSamples&
     float got[4];
     interpolate(lane.channel, frames.data() + f * c, frames.data() + (f + 1) * c, alpha, got);
     worst = std::max(worst, channel_distance_proxy(lane.channel, got, want));
+    return worst <= give_up;
   };
   const std::vector<float>& at = exact.analysis_times;
   for (std::size_t i = static_cast<std::size_t>(
            std::lower_bound(at.begin(), at.end(), times.front()) - at.begin());
        i < at.size() && at[i] <= times.back(); ++i) {
-    check(at[i], exact.analysis_values.data() + i * c);
+    if (!check(at[i], exact.analysis_values.data() + i * c)) return 2 * lane.tolerance + 1;
   }
   const float* want = rs.interior.data();
   for (std::size_t f = 0; f + 1 < times.size(); ++f) {
     for (float u : kInterior) {
-      check(times[f] + (times[f + 1] - times[f]) * u, want);
+      if (!check(times[f] + (times[f + 1] - times[f]) * u, want)) return 2 * lane.tolerance + 1;
       want += c;
     }
   }
@@ -1053,6 +1075,64 @@ Transform compose_additive(const Transform& base, const Transform& delta) {
           mul(base.scale, delta.scale)};
 }
 
+// A model matrix's 3x3 part (columns) and translation: what measure() compares.
+struct Affine {
+  std::array<float, 12> m;
+};
+
+// The exact clip's model-space pose at the times measure() checks. Each attempt of the share
+// search checks mostly the same times (its streams' frames change little from one share to the
+// next), so poses already computed are kept, up to kCacheBytes, and only new times are sampled.
+class ExactPoses {
+ public:
+  ExactPoses(const Clip& clip, const Skeleton& skeleton, std::span<const Transform> base,
+             std::span<const Transform> additive_reference)
+      : clip_(clip),
+        skeleton_(skeleton),
+        base_(base),
+        additive_reference_(additive_reference),
+        cursor_(clip),
+        local_(skeleton.size()),
+        scratch_(skeleton.size()) {}
+
+  // The pose at t: valid until the next call.
+  std::span<const Affine> at(float t) {
+    const std::size_t n = skeleton_.size();
+    if (const auto it = index_.find(t); it != index_.end()) {
+      return std::span<const Affine>(poses_).subspan(it->second * n, n);
+    }
+    std::copy(base_.begin(), base_.end(), local_.begin());
+    sample_tracks(clip_, t, cursor_, local_);
+    if (!additive_reference_.empty()) {
+      for (std::size_t j = 0; j < n; ++j) {
+        local_[j] = compose_additive(additive_reference_[j], local_[j]);
+      }
+    }
+    local_to_model(skeleton_, local_, model_);
+    for (std::size_t j = 0; j < n; ++j) {
+      std::copy_n(model_[j].m.begin(), 3, scratch_[j].m.begin());
+      std::copy_n(model_[j].m.begin() + 4, 3, scratch_[j].m.begin() + 3);
+      std::copy_n(model_[j].m.begin() + 8, 3, scratch_[j].m.begin() + 6);
+      std::copy_n(model_[j].m.begin() + 12, 3, scratch_[j].m.begin() + 9);
+    }
+    if ((poses_.size() + n) * sizeof(Affine) > kCacheBytes) return scratch_;
+    index_.emplace(t, poses_.size() / n);
+    poses_.insert(poses_.end(), scratch_.begin(), scratch_.end());
+    return std::span<const Affine>(poses_).subspan(poses_.size() - n, n);
+  }
+
+ private:
+  static constexpr std::size_t kCacheBytes = std::size_t{96} << 20;
+  const Clip& clip_;
+  const Skeleton& skeleton_;
+  std::span<const Transform> base_, additive_reference_;
+  SamplingCursor cursor_;
+  std::vector<Transform> local_;
+  std::vector<Mat4> model_;
+  std::vector<Affine> scratch_, poses_;
+  std::unordered_map<float, std::size_t> index_;
+};
+
 struct Measurement {
   float max_error = 0, p99 = 0, max_time = 0;
   std::uint32_t max_joint = 0;
@@ -1061,8 +1141,8 @@ struct Measurement {
 
 Measurement measure(const Clip& clip, const CompiledClip& compiled, const Skeleton& skeleton,
                     const Geometry& geo, std::span<const Transform> base,
-                    std::span<const Transform> additive_reference, float bound,
-                    const ProgressSpan& progress) {
+                    std::span<const Transform> additive_reference, ExactPoses& exact_poses,
+                    float bound, const ProgressSpan& progress) {
   const std::size_t n = skeleton.size();
   const float duration = clip.duration();
   std::vector<float> times{0.0f, duration, duration * (1 - 1e-4f)};
@@ -1081,15 +1161,15 @@ Measurement measure(const Clip& clip, const CompiledClip& compiled, const Skelet
   std::sort(times.begin(), times.end());
   times.erase(std::unique(times.begin(), times.end()), times.end());
 
-  std::vector<Transform> exact(n), fast(n);
+  std::vector<Transform> fast(n);
   std::vector<SoaTransform> soa(soa_group_count(n)), soa_base(soa_group_count(n));
   to_soa(base, soa_base);
-  std::vector<Mat4> exact_model, fast_model;
-  SamplingCursor cursor(clip);
+  std::vector<Mat4> fast_model;
   CompiledSamplingContext context(compiled);
   // p99 from a histogram of error / bound.
   constexpr std::size_t kBins = 4096;
   std::vector<std::size_t> histogram(kBins + 1, 0);
+  const float bins_per_unit = (kBins / 4.0f) / bound;  // 4 bounds wide
   std::size_t samples = 0;
   Measurement m;
   m.times = times.size();
@@ -1097,8 +1177,6 @@ Measurement measure(const Clip& clip, const CompiledClip& compiled, const Skelet
   for (std::size_t i = 0; i < times.size(); ++i) {
     const float t = times[i];
     if (i % 256 == 0) progress.at(static_cast<float>(i) / static_cast<float>(times.size()));
-    std::copy(base.begin(), base.end(), exact.begin());
-    sample_tracks(clip, t, cursor, exact);
     CompiledSamplingJob job;
     job.clip = &compiled;
     job.time = t;
@@ -1109,23 +1187,31 @@ Measurement measure(const Clip& clip, const CompiledClip& compiled, const Skelet
     from_soa(soa, fast);
     if (additive) {
       for (std::size_t j = 0; j < n; ++j) {
-        exact[j] = compose_additive(additive_reference[j], exact[j]);
         fast[j] = compose_additive(additive_reference[j], fast[j]);
       }
     }
-    local_to_model(skeleton, exact, exact_model);
     local_to_model(skeleton, fast, fast_model);
+    const std::span<const Affine> exact_model = exact_poses.at(t);
     for (std::size_t j = 0; j < n; ++j) {
+      // A virtual vertex at p moves by (exact - fast) applied to p: the translations' difference
+      // plus dl times the difference of the axis p lies on.
       const float dl = geo.local_distance[j];
-      const Vec3 points[] = {{0, 0, 0}, {dl, 0, 0}, {0, dl, 0}, {0, 0, dl}};
-      for (const Vec3& p : points) {
-        const float e =
-            length(transform_point(exact_model[j], p) - transform_point(fast_model[j], p));
+      const float* a = exact_model[j].m.data();
+      const float* b = fast_model[j].m.data();
+      const Vec3 moved{a[9] - b[12], a[10] - b[13], a[11] - b[14]};
+      for (int axis = -1; axis < 3; ++axis) {
+        Vec3 d = moved;
+        if (axis >= 0) {
+          d = d + Vec3{a[axis * 3] - b[axis * 4], a[axis * 3 + 1] - b[axis * 4 + 1],
+                       a[axis * 3 + 2] - b[axis * 4 + 2]} *
+                      dl;
+        }
+        const float e = length(d);
         const float err = std::isfinite(e) ? e : 3e38f;
         if (err > m.max_error)
           m.max_error = err, m.max_time = t, m.max_joint = static_cast<std::uint32_t>(j);
         const auto bin =
-            static_cast<std::size_t>(std::min(err / bound * (kBins / 4.0f), float(kBins)));
+            static_cast<std::size_t>(std::min(err * bins_per_unit, static_cast<float>(kBins)));
         ++histogram[bin];
         ++samples;
       }
@@ -1232,6 +1318,7 @@ Result<CompiledClip> CompiledClip::compile(const Clip& clip, const Skeleton& ske
 
   const FrameTimes base_times = base_frame_times(clip);
   std::vector<ExactLane> exact(3 * n);
+  ExactPoses exact_poses(clip, skeleton, base, options.additive_reference);
   // Steps 1-5 for one share of the bound.
   const auto attempt = [&](float share, const ProgressSpan& progress) -> Result<Candidate> {
     const Attempt a = plan(clip, skeleton, geo, bound, share, base, base_times, exact,
@@ -1240,7 +1327,7 @@ Result<CompiledClip> CompiledClip::compile(const Clip& clip, const Skeleton& ske
     Result<CompiledClip> compiled = from_data(std::move(data), where);
     if (!compiled) return compiled.error();
     const Measurement m = measure(clip, *compiled, skeleton, geo, base, options.additive_reference,
-                                  bound, progress.part(0.3f, 1.0f));
+                                  exact_poses, bound, progress.part(0.3f, 1.0f));
     progress.at(1.0f);
     return Candidate{std::move(compiled).value(), m};
   };
