@@ -9,6 +9,7 @@
 
 #include "base/sanitizer_build.h"
 #include "run_process.h"
+#include "shared_asset.h"
 
 using namespace marrow_test;
 
@@ -112,7 +113,7 @@ TEST(CliHelp, EveryHelpExampleSucceeds) {
   // commands' own tests already run under the sanitizers; here they would only cost CI time.
   GTEST_SKIP() << "run by the Release suite";
 #endif
-  const std::string gltf = std::string(MARROW_SHARED_DIR) + "/assets/gltf/";
+  const std::string gltf = marrow::test::shared_asset_path("gltf/");
   std::map<std::string, std::string> files = {
       {"Soldier.glb", gltf + "Soldier.glb"},
       {"Xbot.glb", gltf + "Xbot.glb"},
@@ -120,7 +121,7 @@ TEST(CliHelp, EveryHelpExampleSucceeds) {
        std::string(MARROW_SOURCE_DIR) + "/examples/scripts/soldier_walk_to_run.json"},
       {"assets/", gltf + "morph"}};
   // The match example's CMU takes (docs/motion_matching.md).
-  const std::string cmu = std::string(MARROW_SHARED_DIR) + "/assets/bvh/cmu_iclone/";
+  const std::string cmu = marrow::test::shared_asset_path("bvh/cmu_iclone/");
   for (const char* take : {"002_01.bvh", "007_01.bvh", "006_10.bvh"})
     files.emplace(take, cmu + take);
   for (const auto& [name, path] : files)

@@ -5,13 +5,14 @@
 
 #include "marrow/io/asset.h"
 #include "run_process.h"
+#include "shared_asset.h"
 
 using namespace marrow_test;
 
 namespace {
 
 std::string shared(const std::string& relative) {
-  return std::string(MARROW_SHARED_DIR) + "/assets/" + relative;
+  return marrow::test::shared_asset_path(relative);
 }
 
 }  // namespace

@@ -7,13 +7,14 @@
 #include <nlohmann/json.hpp>
 
 #include "run_process.h"
+#include "shared_asset.h"
 
 using namespace marrow_test;
 
 namespace {
 
 std::vector<std::string> cmu_takes(const std::vector<std::string>& more) {
-  const std::string dir = std::string(MARROW_SHARED_DIR) + "/assets/bvh/cmu_iclone/";
+  const std::string dir = marrow::test::shared_asset_path("bvh/cmu_iclone/");
   std::vector<std::string> args = {
       "match", dir + "002_01.bvh", dir + "007_01.bvh", dir + "006_10.bvh", "--exclude-start",
       "0.05"};
@@ -27,7 +28,7 @@ const std::vector<std::string> kFeet = {"--root",         "CC_Base_Hip",  "--lef
 }  // namespace
 
 TEST(MatchCommand, ReportsACourseAndRefusesBadInputNamingIt) {
-  if (!fs::exists(std::string(MARROW_SHARED_DIR) + "/assets/bvh/cmu_iclone/002_01.bvh"))
+  if (!fs::exists(marrow::test::shared_asset_path("bvh/cmu_iclone/002_01.bvh")))
     GTEST_SKIP() << "no CMU takes in ../shared/assets/bvh/cmu_iclone";
   Scratch s("match");
   const fs::path course = s.dir / "course.json";
@@ -75,7 +76,7 @@ TEST(MatchCommand, ReportsACourseAndRefusesBadInputNamingIt) {
 }
 
 TEST(MatchCommand, ASavedDatabaseRunsTheCourseAsTheBuiltOne) {
-  if (!fs::exists(std::string(MARROW_SHARED_DIR) + "/assets/bvh/cmu_iclone/002_01.bvh"))
+  if (!fs::exists(marrow::test::shared_asset_path("bvh/cmu_iclone/002_01.bvh")))
     GTEST_SKIP() << "no CMU takes in ../shared/assets/bvh/cmu_iclone";
   Scratch s("match_saved");
   const std::string saved = (s.dir / "locomotion.marrow").string();

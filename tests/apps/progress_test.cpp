@@ -4,6 +4,7 @@
 
 #include "progress.h"
 #include "run_process.h"
+#include "shared_asset.h"
 
 using namespace marrow_test;
 using marrow::cli::ProgressBar;
@@ -21,7 +22,7 @@ TEST(Progress, BarShowsTheCountAndTheTimeLeftAtTheRateSoFar) {
 }
 
 TEST(Progress, RenderShowsABarOnATerminalOnly) {
-  const std::string soldier = std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+  const std::string soldier = marrow::test::shared_asset_path("gltf/Soldier.glb");
   if (!fs::exists(soldier)) GTEST_SKIP() << soldier << " absent";
   Scratch s("render_progress");
   const std::vector<std::string> args = {
@@ -39,7 +40,7 @@ TEST(Progress, RenderShowsABarOnATerminalOnly) {
 }
 
 TEST(Progress, JsonOnATerminalCarriesNoBar) {
-  const std::string soldier = std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+  const std::string soldier = marrow::test::shared_asset_path("gltf/Soldier.glb");
   if (!fs::exists(soldier)) GTEST_SKIP() << soldier << " absent";
   Scratch s("json_progress");
   const Outcome tty = run_on_terminal(
@@ -50,7 +51,7 @@ TEST(Progress, JsonOnATerminalCarriesNoBar) {
 }
 
 TEST(Progress, CompileShowsABarOnATerminalOnly) {
-  const std::string soldier = std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+  const std::string soldier = marrow::test::shared_asset_path("gltf/Soldier.glb");
   if (!fs::exists(soldier)) GTEST_SKIP() << soldier << " absent";
   Scratch s("compile_progress");
   const std::vector<std::string> args = {"compile", soldier, "--clip", "Walk"};

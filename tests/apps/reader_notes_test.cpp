@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "run_process.h"
+#include "shared_asset.h"
 
 using namespace marrow_test;
 
@@ -66,7 +67,7 @@ TEST(ReaderNotes, EveryCommandThatReadsAFilePrintsItsNotesOnceAndQuietSilencesTh
 TEST(ReaderNotes, ANoteThatNamesItsPlaceNamesTheFileOnce) {
   // anim_test.x's skin weights name frames the file lacks: the reader's notes start
   // "FILE:LINE:", and the command prints them as they are rather than "FILE: FILE:LINE:".
-  const std::string file = std::string(MARROW_SHARED_DIR) + "/assets/x/anim_test.x";
+  const std::string file = marrow::test::shared_asset_path("x/anim_test.x");
   if (!std::filesystem::exists(file)) GTEST_SKIP() << file << " absent";
   Scratch s("reader_notes_place");
   const Outcome o = run(s, {"pose", file});

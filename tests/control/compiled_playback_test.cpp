@@ -13,6 +13,7 @@
 #include "marrow/io/asset.h"
 #include "marrow/pose/local_to_model.h"
 #include "marrow/pose/mask.h"
+#include "shared_asset.h"
 
 namespace marrow::test {
 namespace {
@@ -20,7 +21,7 @@ namespace {
 class CompiledPlayback : public ::testing::Test {
  protected:
   void SetUp() override {
-    const std::string path = std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+    const std::string path = shared_asset_path("gltf/Soldier.glb");
     if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is absent";
     Result<Asset> asset = load_asset(path);
     ASSERT_TRUE(asset.ok()) << asset.error().message;

@@ -31,7 +31,7 @@ class InAssets {
 };
 
 TEST(ControlDocs, TheDocsBlocksCompileAndDoWhatTheySay) {
-  const fs::path dir = fs::path(MARROW_SHARED_DIR) / "assets" / "gltf";
+  const fs::path dir = marrow::test::shared_asset_dir() / "gltf";
   if (!fs::exists(dir / "Soldier.glb")) GTEST_SKIP() << dir << " lacks Soldier.glb";
   InAssets here(dir);
 
@@ -117,12 +117,13 @@ TEST(ControlDocs, TheDocsBlocksCompileAndDoWhatTheySay) {
 
 #include "marrow/control/motion_matcher.h"
 #include "marrow/io/motion_database_archive.h"
+#include "shared_asset.h"
 
 namespace {
 
 TEST(MotionMatchingDocs, TheDocsBlocksCompileAndDoWhatTheySay) {
   using namespace marrow;
-  const fs::path dir = fs::path(MARROW_SHARED_DIR) / "assets" / "bvh" / "cmu_iclone";
+  const fs::path dir = marrow::test::shared_asset_dir() / "bvh" / "cmu_iclone";
   if (!fs::exists(dir / "007_01.bvh")) GTEST_SKIP() << dir << " lacks the CMU takes";
   InAssets here(dir);
 

@@ -12,6 +12,7 @@
 #include "control_test_util.h"
 #include "marrow/io/asset.h"
 #include "marrow/pose/local_to_model.h"
+#include "shared_asset.h"
 
 namespace marrow::test {
 namespace {
@@ -176,7 +177,7 @@ class SoldierFootSlip : public ::testing::Test {
   static constexpr ClipId kWalk = 0, kRun = 1;
 
   void SetUp() override {
-    const std::string path = std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+    const std::string path = shared_asset_path("gltf/Soldier.glb");
     if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is absent";
     Result<Asset> asset = load_asset(path);
     ASSERT_TRUE(asset.ok()) << asset.error().message;

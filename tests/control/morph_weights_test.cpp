@@ -11,6 +11,7 @@
 #include "control_test_util.h"
 #include "marrow/io/asset.h"
 #include "marrow/skin/morph.h"
+#include "shared_asset.h"
 
 namespace marrow::test {
 namespace {
@@ -273,8 +274,7 @@ TEST(MorphWeights, EvaluatingAllocatesNothingAndRefusesShortOutput) {
 // MorphJob. After the set-up nothing allocates, and the morphed positions are the definition's
 // (apply_morphs_reference, straight from the mesh) for those weights.
 TEST(MorphWeights, AFaceFrameFromAnimatorToMorphedVerticesAllocatesNothing) {
-  const std::string path =
-      std::string(MARROW_SHARED_DIR) + "/assets/gltf/morph/AnimatedMorphCube.gltf";
+  const std::string path = shared_asset_path("gltf/morph/AnimatedMorphCube.gltf");
   Result<Asset> cube = load_asset(path);
   if (!cube) GTEST_SKIP() << path << ": " << cube.error().message;
   const MorphLayout layout = MorphLayout::build(cube->meshes);

@@ -23,6 +23,7 @@
 #include "marrow/io/retarget_asset.h"
 #include "marrow/retarget/mirror.h"
 #include "motion_fixtures.h"
+#include "shared_asset.h"
 #include "simd_test_util.h"
 
 namespace marrow {
@@ -140,7 +141,7 @@ TEST(MotionDatabase, MirroredClipsAreTheSourcesReflectedLeftToRight) {
 }
 
 TEST(MotionDatabase, MirrorJointsPairAHumanoidsSides) {
-  const std::string path = std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+  const std::string path = marrow::test::shared_asset_path("gltf/Soldier.glb");
   if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is absent";
   const Asset soldier = std::move(load_asset(path).value());
   const Skeleton& s = soldier.skeleton;
@@ -482,7 +483,7 @@ std::optional<CmuDatabase> cmu_database() {
 }
 
 TEST(MotionMatcher, FollowsTheScriptedCourseOnCmuMotionCapture) {
-  const std::string dir = std::string(MARROW_SHARED_DIR) + "/assets/bvh/cmu_iclone";
+  const std::string dir = marrow::test::shared_asset_path("bvh/cmu_iclone");
   if (!std::filesystem::exists(dir)) GTEST_SKIP() << dir << " is absent";
   std::optional<CmuDatabase> cmu = cmu_database();
   ASSERT_TRUE(cmu);
@@ -528,7 +529,7 @@ namespace {
 // Creator's rig match Mixamo's), beside Soldier's own walk and run, matched on Soldier's hips and
 // feet. The figures scale with the character: bounds are in leg lengths.
 TEST(MotionMatcher, FollowsTheCourseOnSoldierWithCmuTakesRetargetedOntoIt) {
-  const std::string shared = std::string(MARROW_SHARED_DIR) + "/assets/";
+  const std::string shared = marrow::test::shared_asset_path("");
   if (!std::filesystem::exists(shared + "bvh/cmu_iclone") ||
       !std::filesystem::exists(shared + "gltf/Soldier.glb"))
     GTEST_SKIP() << "the CMU takes or Soldier.glb are absent";

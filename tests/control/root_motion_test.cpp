@@ -10,6 +10,7 @@
 #include "marrow/clip/sampling.h"
 #include "marrow/io/asset.h"
 #include "marrow/pose/local_to_model.h"
+#include "shared_asset.h"
 
 namespace marrow::test {
 namespace {
@@ -116,7 +117,7 @@ TEST(ControlRootMotion, BadSetupIsAnErrorNamingTheJoint) {
 }
 
 TEST(ControlRootMotion, SoldierWalkLoopedTenTimesMovesTenTimesItsHipsDisplacement) {
-  const std::string path = std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+  const std::string path = shared_asset_path("gltf/Soldier.glb");
   if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is absent";
   Result<Asset> asset = load_asset(path);
   ASSERT_TRUE(asset.ok());

@@ -16,6 +16,7 @@
 #include "marrow/io/motion_database_assets.h"
 #include "marrow/io/script_runner.h"
 #include "motion_fixtures.h"
+#include "shared_asset.h"
 
 namespace marrow::test {
 namespace {
@@ -156,7 +157,7 @@ TEST(ControlScriptRun, AMotionMatchingScriptReportsTheClipsEvents) {
 const char* const kTakes[] = {"002_01", "002_03", "007_02", "006_10", "006_11"};
 
 std::string cmu(const std::string& take) {
-  return std::string(MARROW_SHARED_DIR) + "/assets/bvh/cmu_iclone/" + take + ".bvh";
+  return shared_asset_path("bvh/cmu_iclone/") + take + ".bvh";
 }
 
 std::string cmu_script(const std::string& timeline, const std::string& source) {
@@ -272,7 +273,7 @@ TEST(ControlScriptRun, AMotionMatchingScriptFollowsItsStickAndWalksThroughItsWay
             20);
 
   // A saved database of another skeleton than the file's is named.
-  Result<Asset> soldier = load_asset(std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb");
+  Result<Asset> soldier = load_asset(shared_asset_path("gltf/Soldier.glb"));
   if (soldier) {
     Result<AnimationScript> script = parse_animation_script(
         cmu_script(timeline, R"("database": ")" + saved + "\""), "mm.json", "/");

@@ -15,6 +15,7 @@
 #include "marrow/io/animation_script.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/script_runner.h"
+#include "shared_asset.h"
 
 namespace marrow::test {
 namespace {
@@ -297,7 +298,7 @@ struct Outcome {
 class ControlPlay : public ::testing::Test {
  protected:
   void SetUp() override {
-    soldier_ = std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+    soldier_ = shared_asset_path("gltf/Soldier.glb");
     if (!fs::exists(soldier_)) GTEST_SKIP() << soldier_ << " is absent";
     dir_ = fs::temp_directory_path() /
            ("marrow_play_" + std::to_string(::getpid()) + "_" +
@@ -589,7 +590,7 @@ TEST_F(ControlPlay, FootPlantingKeepsPlantedFeetOnTheGamesGround) {
 
 // In process (ScriptRunner, as `marrow play` runs it): the file is loaded once, not per case.
 TEST(ControlScriptRun, BadIkAndPlantingFailNamingThePlace) {
-  const std::string soldier = std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+  const std::string soldier = shared_asset_path("gltf/Soldier.glb");
   if (!fs::exists(soldier)) GTEST_SKIP() << soldier << " is absent";
   const Result<Asset> asset = load_asset(soldier);
   ASSERT_TRUE(asset.ok()) << asset.error().message;
@@ -633,7 +634,7 @@ TEST(ControlScriptRun, BadIkAndPlantingFailNamingThePlace) {
 // Commands run at once and steps of the caller's clock (the WebAssembly interface's way) give the
 // frames the timeline gives when the commands fall on frames: same players, same pose.
 TEST(ControlScriptRun, CommandsRunAtOnceGiveTheTimelinesFrames) {
-  const std::string soldier = std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+  const std::string soldier = shared_asset_path("gltf/Soldier.glb");
   if (!fs::exists(soldier)) GTEST_SKIP() << soldier << " is absent";
   const Result<Asset> asset = load_asset(soldier);
   ASSERT_TRUE(asset.ok()) << asset.error().message;
@@ -727,7 +728,7 @@ TEST(ControlDemo, TheDemosEventsDoNotDependOnTheFrameRate) {
 // expected weights are worked out by hand, the clip's own weights taken from `marrow pose` (the
 // exact sampler).
 TEST_F(ControlPlay, ScriptsSetFadeAndReleaseMorphWeights) {
-  file_ = std::string(MARROW_SHARED_DIR) + "/assets/gltf/morph/AnimatedMorphCube.gltf";
+  file_ = shared_asset_path("gltf/morph/AnimatedMorphCube.gltf");
   if (!fs::exists(file_)) GTEST_SKIP() << file_ << " is absent";
   const Outcome o = run(R"({"fps": 4, "duration": 2, "compile": false, "timeline": [
       {"t": 0, "play": "Square"},

@@ -9,13 +9,14 @@
 #include "allocation_meter.h"
 #include "common/budget.h"
 #include "marrow/io/asset.h"
+#include "shared_asset.h"
 
 namespace {
 
 using marrow::io::DocumentBudget;
 
 std::string shared(const std::string& relative) {
-  return std::string(MARROW_SHARED_DIR) + "/assets/" + relative;
+  return marrow::test::shared_asset_path(relative);
 }
 
 TEST(Budget, TheLimitIsSixtyFourBytesPerInputBytePlusSixtyFourMebibytes) {

@@ -21,6 +21,7 @@
 #include "../common/whole_file.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/gltf.h"
+#include "shared_asset.h"
 
 namespace gltf_test {
 
@@ -255,7 +256,6 @@ inline Bytes read_file(const std::filesystem::path& path) {
   return marrow::test::whole_file<Bytes>(path);
 }
 
-inline const std::filesystem::path kAssets =
-    std::filesystem::path(MARROW_SHARED_DIR) / "assets" / "gltf";
+inline const std::filesystem::path kAssets = marrow::test::shared_asset_dir() / "gltf";
 
 }  // namespace gltf_test

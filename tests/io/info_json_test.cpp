@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "gltf_test_util.h"
+#include "shared_asset.h"
 
 namespace fs = std::filesystem;
 using namespace gltf_test;
@@ -149,7 +150,7 @@ TEST(InfoJson, AnUnreadableFileWritesNoDocument) {
 // Files with skins, textures, morph targets, morph-weight channels, a rate from the file and a
 // rate by default: each member written is in docs/info_json.md's tables.
 TEST(InfoJson, EveryMemberWrittenIsDocumented) {
-  const std::string assets = std::string(MARROW_SHARED_DIR) + "/assets/";
+  const std::string assets = marrow::test::shared_asset_path("");
   const std::vector<std::string> files = {"gltf/Soldier.glb", "gltf/morph/AnimatedMorphCube.gltf",
                                           "x/Testwuson.X", "bvh/01_01.bvh"};
   const std::string page = docs_page();

@@ -11,6 +11,7 @@
 #include "format_sniff.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/gltf_export.h"
+#include "shared_asset.h"
 
 namespace marrow {
 namespace {
@@ -140,7 +141,7 @@ TEST(FormatSniff, EachFormatsHeadIsRecognised) {
 // Every file of ../shared/assets that marrow reads by its extension has content that fits that
 // extension: none of them would be read another way, or draw the note.
 TEST(FormatSniff, EverySharedAssetFitsItsOwnName) {
-  const fs::path assets = fs::path(MARROW_SHARED_DIR) / "assets";
+  const fs::path assets = marrow::test::shared_asset_dir();
   if (!fs::is_directory(assets)) GTEST_SKIP() << assets << " is absent";
   std::size_t checked = 0;
   for (const auto& e : fs::recursive_directory_iterator(assets)) {

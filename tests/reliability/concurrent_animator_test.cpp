@@ -13,11 +13,12 @@
 #include "marrow/control/animator.h"
 #include "marrow/control/clip_set.h"
 #include "marrow/io/asset.h"
+#include "shared_asset.h"
 
 namespace marrow {
 namespace {
 
-const std::string kSoldier = std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+const std::string kSoldier = marrow::test::shared_asset_path("gltf/Soldier.glb");
 
 // One animator's life: walk, cross-fade to run, fade a second clip in, over `frames` updates.
 // Returns the sum of the local pose's translations at the end, and counts the events.

@@ -18,6 +18,7 @@
 #include "marrow/io/archive.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/save.h"
+#include "shared_asset.h"
 
 namespace fs = std::filesystem;
 using marrow::Asset;
@@ -27,7 +28,7 @@ namespace {
 
 constexpr int kThreads = 8;
 
-const fs::path kAssets = fs::path(MARROW_SHARED_DIR) / "assets";
+const fs::path kAssets = marrow::test::shared_asset_dir();
 
 Bytes read_bytes(const fs::path& p) {
   return marrow::test::whole_file<Bytes>(p);

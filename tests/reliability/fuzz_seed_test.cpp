@@ -15,12 +15,13 @@
 #include <string>
 #include <vector>
 #include "../common/whole_file.h"
+#include "shared_asset.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kSoldier = fs::path(MARROW_SHARED_DIR) / "assets/gltf/Soldier.glb";
+const fs::path kSoldier = (marrow::test::shared_asset_dir() / "gltf/Soldier.glb");
 const fs::path kSeedDir = fs::path(MARROW_SOURCE_DIR) / "fuzz/seeds";
 
 std::string read_whole_file(const fs::path& p) {

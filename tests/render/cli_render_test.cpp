@@ -12,6 +12,7 @@
 
 #include "../common/whole_file.h"
 #include "gif_decoder.h"
+#include "shared_asset.h"
 
 namespace fs = std::filesystem;
 
@@ -87,7 +88,7 @@ std::vector<std::uint8_t> bytes_of(const fs::path& p) {
 }
 
 std::string soldier() {
-  return std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+  return marrow::test::shared_asset_path("gltf/Soldier.glb");
 }
 
 // Pixels that differ between two frames (any channel by more than 24 levels).
@@ -304,7 +305,7 @@ TEST(RenderCli, DemoGifShowsAMovingCharacter) {
 }
 
 TEST(RenderCli, InterruptedRenderLeavesNoTemporary) {
-  const std::string bvh = std::string(MARROW_SHARED_DIR) + "/assets/bvh/01_01.bvh";
+  const std::string bvh = marrow::test::shared_asset_path("bvh/01_01.bvh");
   if (!fs::exists(bvh)) GTEST_SKIP() << bvh << " absent";
   Workspace ws("signal");
   const std::string out = (ws.out / "long.gif").string();
@@ -321,8 +322,8 @@ TEST(RenderCli, InterruptedRenderLeavesNoTemporary) {
 }
 
 TEST(RenderCli, LayersAndClipFiles) {
-  const std::string wuson = std::string(MARROW_SHARED_DIR) + "/assets/x/Testwuson.X";
-  const std::string anim = std::string(MARROW_SHARED_DIR) + "/assets/x/anim_test.x";
+  const std::string wuson = marrow::test::shared_asset_path("x/Testwuson.X");
+  const std::string anim = marrow::test::shared_asset_path("x/anim_test.x");
   if (!fs::exists(soldier()) || !fs::exists(wuson) || !fs::exists(anim)) {
     GTEST_SKIP() << "shared assets absent";
   }
@@ -516,7 +517,7 @@ TEST(RenderCli, AScriptIsDrawnFrameByFrame) {
 // A motion-matching script (docs/motion_matching.md, "In scripts") is drawn with the path its
 // stick asks for (orange) and the path the character walked so far (blue) on the ground.
 TEST(RenderCli, AMotionMatchingScriptDrawsBothPathsOnTheGround) {
-  const std::string dir = std::string(MARROW_SHARED_DIR) + "/assets/bvh/cmu_iclone/";
+  const std::string dir = marrow::test::shared_asset_path("bvh/cmu_iclone/");
   for (const char* take : {"007_01", "002_01", "006_10", "006_11"})
     if (!fs::exists(dir + take + ".bvh")) GTEST_SKIP() << dir << take << ".bvh absent";
   Workspace ws("matching");
@@ -566,7 +567,7 @@ TEST(RenderCli, AMotionMatchingScriptDrawsBothPathsOnTheGround) {
 // .glb, .gltf and .marrow, renders at its first clip's start within 8 of 255 levels of the
 // source's render in every pixel and channel (measured: at most 5; docs/formats.md).
 TEST(RenderCli, ConversionsRenderLikeTheirSource) {
-  const std::string assets = std::string(MARROW_SHARED_DIR) + "/assets/";
+  const std::string assets = marrow::test::shared_asset_path("");
   Workspace ws("conversions");
   const auto render = [&](const std::string& file, const std::string& png) {
     const Outcome o = run(ws, {"render", file, "--size", "64x64", "--quiet", "--out", png});
@@ -607,8 +608,7 @@ TEST(RenderCli, ConversionsRenderLikeTheirSource) {
 // (0.68 at 1 s, 0 at rest), so at 1 s with target 0 held at 0 the picture is the rest picture,
 // and holding it at 1 moves the cube away from both.
 TEST(RenderCli, RestPoseAndHeldMorphWeights) {
-  const std::string cube =
-      std::string(MARROW_SHARED_DIR) + "/assets/gltf/morph/AnimatedMorphCube.gltf";
+  const std::string cube = marrow::test::shared_asset_path("gltf/morph/AnimatedMorphCube.gltf");
   if (!fs::exists(cube)) GTEST_SKIP() << cube << " absent";
   Workspace ws("morph");
   const auto png = [&](const std::string& name, std::vector<std::string> extra) {

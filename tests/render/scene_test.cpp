@@ -12,6 +12,7 @@
 #include "marrow/io/pose_dump.h"
 #include "marrow/render/scene.h"
 #include "marrow/skin/skinning.h"
+#include "shared_asset.h"
 
 using namespace marrow;
 using namespace marrow::render;
@@ -19,7 +20,7 @@ using namespace marrow::render;
 namespace {
 
 std::string shared(const std::string& relative) {
-  return std::string(MARROW_SHARED_DIR) + "/assets/" + relative;
+  return marrow::test::shared_asset_path(relative);
 }
 
 #define LOAD_OR_SKIP(var, relative)                                                  \

@@ -16,6 +16,7 @@
 #include "marrow/render/rasterizer.h"
 #include "marrow/render/scene.h"
 #include "marrow/render/texture.h"
+#include "shared_asset.h"
 
 using namespace marrow;
 using namespace marrow::render;
@@ -528,7 +529,7 @@ TEST(TexturedAsset, VertexColoursMultiplyTheFactor) {
 TEST(TexturedAsset, XMaterialsAndTextureFileNamesAreRead) {
   // test.x: one Material, face colour 0.8 grey (a display value: linear 0.6038), texture
   // ".\\test.png", which is not beside it: one note, the material's colour.
-  const std::string path = std::string(MARROW_SHARED_DIR) + "/assets/x/test.x";
+  const std::string path = marrow::test::shared_asset_path("x/test.x");
   if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " absent";
   Result<Asset> asset = load_asset(path);
   ASSERT_TRUE(asset.ok()) << asset.error().message;

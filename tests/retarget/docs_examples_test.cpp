@@ -15,6 +15,7 @@
 #include "marrow/io/retarget_map_json.h"
 #include "marrow/pose/local_to_model.h"
 #include "marrow/retarget/retargeter.h"
+#include "shared_asset.h"
 
 namespace {
 
@@ -31,7 +32,7 @@ class InAssets {
 };
 
 TEST(DocsExamples, RetargetingAndIkBlocksCompileAndRun) {
-  const fs::path dir = fs::path(MARROW_SHARED_DIR) / "assets" / "gltf";
+  const fs::path dir = marrow::test::shared_asset_dir() / "gltf";
   if (!fs::exists(dir / "Soldier.glb") || !fs::exists(dir / "Xbot.glb")) {
     GTEST_SKIP() << dir << " lacks Soldier.glb or Xbot.glb";
   }

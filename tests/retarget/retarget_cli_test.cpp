@@ -11,12 +11,13 @@
 #include <sstream>
 
 #include "marrow/io/asset.h"
+#include "shared_asset.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kAssets = fs::path(MARROW_SHARED_DIR) / "assets";
+const fs::path kAssets = marrow::test::shared_asset_dir();
 
 struct Outcome {
   int exit_code = -1;

@@ -14,6 +14,7 @@
 #include "marrow/io/asset.h"
 #include "marrow/pose/local_to_model.h"
 #include "marrow/skin/skinning.h"
+#include "shared_asset.h"
 
 namespace marrow {
 namespace {
@@ -25,7 +26,7 @@ struct AssetCase {
 };
 
 std::string shared(const char* rel) {
-  return std::string(MARROW_SHARED_DIR) + "/assets/" + rel;
+  return marrow::test::shared_asset_path(rel);
 }
 
 float diagonal(const std::vector<Vec3>& p) {

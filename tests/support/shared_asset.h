@@ -11,10 +11,20 @@
 
 namespace marrow::test {
 
+// ../shared/assets (the folder CMake's MARROW_SHARED_DIR names, then assets/).
+inline std::filesystem::path shared_asset_dir() {
+  return std::filesystem::path(MARROW_SHARED_DIR) / "assets";
+}
+
+// The path of `relative` under the shared assets, whether or not it is there.
+inline std::string shared_asset_path(const std::string& relative) {
+  return std::string(MARROW_SHARED_DIR) + "/assets/" + relative;
+}
+
 // The asset at `relative` under the shared assets, or null with `why` set (absent, or the error).
 inline const Asset* shared_asset(const std::string& relative, std::string& why) {
   static std::map<std::string, std::unique_ptr<Asset>> cache;
-  const std::filesystem::path path = std::filesystem::path(MARROW_SHARED_DIR) / "assets" / relative;
+  const std::filesystem::path path = shared_asset_dir() / relative;
   if (!std::filesystem::exists(path)) {
     why = path.string() + " is absent";
     return nullptr;

@@ -11,6 +11,7 @@
 #include "marrow/clip/compiled_sampling.h"
 #include "marrow/clip/sampling.h"
 #include "marrow/io/archive.h"
+#include "shared_asset.h"
 
 namespace compile_test {
 namespace {
@@ -54,7 +55,7 @@ TEST(CompileCli, ReportsSizesRatioAndAMeasuredErrorWithinTheBound) {
 // 1.8 m) lie between the joint and marrow's 10 cm vertices on the same axis, and a point's error
 // is convex along that segment, so ACL's error is at most marrow's.
 TEST(CompileCli, ReportsTheRatioToRawSamplesAndAclsMetric) {
-  const std::string bvh = std::string(MARROW_SHARED_DIR) + "/assets/bvh/cmu_iclone/002_03.bvh";
+  const std::string bvh = marrow::test::shared_asset_path("bvh/cmu_iclone/002_03.bvh");
   if (!std::filesystem::exists(bvh)) GTEST_SKIP() << bvh << " is absent";
   Scratch s("compile_raw");
   std::ifstream in(bvh);

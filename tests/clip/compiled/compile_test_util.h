@@ -15,6 +15,7 @@
 #include "marrow/io/asset.h"
 #include "marrow/pose/local_to_model.h"
 #include "run_process.h"
+#include "shared_asset.h"
 
 namespace compile_test {
 
@@ -26,7 +27,7 @@ inline std::string fixture() {
   return std::string(MARROW_SOURCE_DIR) + "/tests/io/export/data/archive_v2_source.gltf";
 }
 inline std::string shared_asset(const std::string& relative) {
-  return std::string(MARROW_SHARED_DIR) + "/assets/" + relative;
+  return marrow::test::shared_asset_path(relative);
 }
 #define COMPILE_REQUIRE_FILE(path) \
   if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is absent"

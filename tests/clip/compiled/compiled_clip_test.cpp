@@ -25,12 +25,13 @@
 #include "marrow/io/asset.h"
 #include "marrow/pose/additive.h"
 #include "marrow/pose/local_to_model.h"
+#include "shared_asset.h"
 #include "simd_test_util.h"
 
 namespace marrow::test {
 namespace {
 
-const std::string kAssets = std::string(MARROW_SHARED_DIR) + "/assets/";
+const std::string kAssets = shared_asset_path("");
 
 // The compiled clip's local pose at t.
 std::vector<Transform> compiled_pose(const CompiledClip& clip, const Skeleton& skeleton, float t,

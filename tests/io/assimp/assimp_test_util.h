@@ -10,11 +10,12 @@
 #include "marrow/clip/sampling.h"
 #include "marrow/io/assimp_import.h"
 #include "marrow/pose/local_to_model.h"
+#include "shared_asset.h"
 
 namespace marrow::test {
 
 inline std::string asset_path(const std::string& relative) {
-  return std::string(MARROW_SHARED_DIR) + "/assets/" + relative;
+  return shared_asset_path(relative);
 }
 
 // Skips the calling test when the shared asset is absent.

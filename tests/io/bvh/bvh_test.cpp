@@ -8,6 +8,7 @@
 
 #include "bvh_test_util.h"
 #include "marrow/io/asset.h"
+#include "shared_asset.h"
 
 namespace fs = std::filesystem;
 using namespace bvh_test;
@@ -16,7 +17,7 @@ using marrow::TrackTarget;
 
 namespace {
 
-const fs::path kAssets = fs::path(MARROW_SHARED_DIR) / "assets" / "bvh";
+const fs::path kAssets = marrow::test::shared_asset_dir() / "bvh";
 
 Asset load_file(const fs::path& path) {
   marrow::Result<Asset> asset = marrow::load_asset(path.string());

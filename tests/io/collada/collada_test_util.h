@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "marrow/io/collada.h"
+#include "shared_asset.h"
 
 namespace collada_test {
 
@@ -18,7 +19,7 @@ inline std::span<const std::uint8_t> bytes(const std::string& s) {
 }
 
 inline std::string shared(const std::string& relative) {
-  return std::string(MARROW_SHARED_DIR) + "/assets/" + relative;
+  return marrow::test::shared_asset_path(relative);
 }
 
 // A <source> of floats with one accessor param per component.

@@ -18,6 +18,7 @@
 #include "../../common/whole_file.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/pose_dump.h"
+#include "shared_asset.h"
 
 namespace formats_test {
 
@@ -25,7 +26,7 @@ namespace fs = std::filesystem;
 using Bytes = std::vector<std::uint8_t>;
 
 inline std::string shared_asset(const std::string& relative) {
-  return std::string(MARROW_SHARED_DIR) + "/assets/" + relative;
+  return marrow::test::shared_asset_path(relative);
 }
 
 #define MARROW_REQUIRE_FILE(path)                                             \

@@ -10,6 +10,7 @@
 
 #include "marrow/io/md5.h"
 #include "marrow/math/quat.h"
+#include "shared_asset.h"
 
 namespace marrow::md5test {
 
@@ -90,7 +91,7 @@ frame 1 {
 )";
 
 inline std::string asset_path(const std::string& relative) {
-  return std::string(MARROW_SHARED_DIR) + "/assets/" + relative;
+  return marrow::test::shared_asset_path(relative);
 }
 
 // A fresh folder under the test temp dir.

@@ -12,6 +12,7 @@
 #include "marrow/io/assimp_import.h"
 #include "marrow/io/smd.h"
 #include "marrow/pose/local_to_model.h"
+#include "shared_asset.h"
 
 namespace marrow {
 namespace {
@@ -61,7 +62,7 @@ end
 )";
 
 std::string asset_path(const std::string& relative) {
-  return std::string(MARROW_SHARED_DIR) + "/assets/" + relative;
+  return marrow::test::shared_asset_path(relative);
 }
 
 void expect_vec(Vec3 got, Vec3 want, float tol = 1e-5f) {

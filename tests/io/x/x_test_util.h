@@ -17,11 +17,12 @@
 #include "marrow/clip/sampling.h"
 #include "marrow/io/x_file.h"
 #include "marrow/pose/local_to_model.h"
+#include "shared_asset.h"
 
 namespace marrow::xtest {
 
 inline std::string x_asset(const std::string& name) {
-  return std::string(MARROW_SHARED_DIR) + "/assets/x/" + name;
+  return marrow::test::shared_asset_path("x/") + name;
 }
 
 #define MARROW_REQUIRE_X_ASSET(path)                                          \

@@ -15,6 +15,7 @@
 #include "marrow/pose/blend.h"
 #include "marrow/pose/local_to_model.h"
 #include "marrow/pose/mask.h"
+#include "shared_asset.h"
 
 namespace fs = std::filesystem;
 
@@ -41,7 +42,7 @@ void PrintTo(const Case& c, std::ostream* os) {
   *os << c.name;
 }
 
-const fs::path kAssets = fs::path(MARROW_SHARED_DIR) / "assets";
+const fs::path kAssets = marrow::test::shared_asset_dir();
 
 // Assets load once per process: Soldier.glb takes a moment under the sanitizers.
 const marrow::Asset* load(const char* relative, std::string& why) {

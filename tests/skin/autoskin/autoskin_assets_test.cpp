@@ -6,6 +6,7 @@
 
 #include "marrow/io/asset.h"
 #include "marrow/skin/autoskin_evaluation.h"
+#include "shared_asset.h"
 
 namespace marrow {
 namespace {
@@ -15,7 +16,7 @@ struct Pair {
 };
 
 std::optional<Pair> evaluate_both(const std::string& file) {
-  const std::string path = std::string(MARROW_SHARED_DIR) + "/assets/" + file;
+  const std::string path = marrow::test::shared_asset_path(file);
   if (!std::filesystem::exists(path)) return std::nullopt;
   Result<Asset> asset = load_asset(path);
   EXPECT_TRUE(asset.ok()) << (asset.ok() ? "" : asset.error().message);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "marrow/io/asset.h"
+#include "shared_asset.h"
 #include "test_meshes.h"
 
 namespace marrow {
@@ -156,8 +157,8 @@ TEST_F(AutoskinCommand, PerBoneRangeOverrideChangesTheWeights) {
 }
 
 TEST_F(AutoskinCommand, EvaluatePrintsTheMetricsAsTextAndJson) {
-  const std::string rigged = std::string(MARROW_SHARED_DIR) + "/assets/gltf/rigged_simple.gltf";
-  const std::string clips = std::string(MARROW_SHARED_DIR) + "/assets/gltf/cesium_man.gltf";
+  const std::string rigged = marrow::test::shared_asset_path("gltf/rigged_simple.gltf");
+  const std::string clips = marrow::test::shared_asset_path("gltf/cesium_man.gltf");
   if (!fs::exists(rigged)) GTEST_SKIP() << "rigged_simple.gltf is absent from ../shared/assets";
   Outcome o = run_marrow(dir_, "autoskin --evaluate " + rigged + " --method proximity --quiet");
   ASSERT_EQ(o.exit_code, 0) << o.out << o.err;

@@ -8,6 +8,7 @@
 #include "marrow/io/archive.h"
 #include "marrow/io/gltf_export.h"
 #include "morph_test_util.h"
+#include "shared_asset.h"
 
 namespace marrow {
 namespace {
@@ -65,7 +66,7 @@ TEST(MorphExport, HandBuiltCubesSurviveGltfAndValidate) {
 
 TEST(MorphExport, SharedSampleModelsSurviveGltfAndValidate) {
   for (const char* name : {"AnimatedMorphCube.gltf", "MorphPrimitivesTest.gltf"}) {
-    const std::string path = std::string(MARROW_SHARED_DIR) + "/assets/gltf/morph/" + name;
+    const std::string path = marrow::test::shared_asset_path("gltf/morph/") + name;
     if (!fs::exists(path)) GTEST_SKIP() << path << " is absent";
     Result<Asset> a = load_asset(path);
     ASSERT_TRUE(a.ok()) << a.error().message;

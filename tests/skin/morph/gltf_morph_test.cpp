@@ -10,6 +10,7 @@
 
 #include "marrow/io/pose_dump.h"
 #include "morph_test_util.h"
+#include "shared_asset.h"
 
 namespace marrow {
 namespace {
@@ -154,8 +155,7 @@ TEST(GltfMorph, NodeWeightsOverrideTheMeshsDefaults) {
 }
 
 TEST(GltfMorph, SharedAnimatedMorphCube) {
-  const std::string path =
-      std::string(MARROW_SHARED_DIR) + "/assets/gltf/morph/AnimatedMorphCube.gltf";
+  const std::string path = marrow::test::shared_asset_path("gltf/morph/AnimatedMorphCube.gltf");
   if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is absent";
   Result<Asset> a = load_asset(path);
   ASSERT_TRUE(a.ok()) << a.error().message;
@@ -194,8 +194,7 @@ TEST(GltfMorph, SharedAnimatedMorphCube) {
 }
 
 TEST(GltfMorph, SharedMorphPrimitivesTestGivesEachPrimitiveTheNodesWeights) {
-  const std::string path =
-      std::string(MARROW_SHARED_DIR) + "/assets/gltf/morph/MorphPrimitivesTest.gltf";
+  const std::string path = marrow::test::shared_asset_path("gltf/morph/MorphPrimitivesTest.gltf");
   if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is absent";
   Result<Asset> a = load_asset(path);
   ASSERT_TRUE(a.ok()) << a.error().message;

@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "morph_test_util.h"
+#include "shared_asset.h"
 
 namespace marrow {
 namespace {
@@ -80,7 +81,7 @@ void compare_with_three(const std::vector<std::string>& files) {
 }
 
 TEST(MorphThreeReference, SharedSampleModelsMatchThreeJs) {
-  const std::string dir = std::string(MARROW_SHARED_DIR) + "/assets/gltf/morph/";
+  const std::string dir = marrow::test::shared_asset_path("gltf/morph/");
   if (!fs::exists(dir + "AnimatedMorphCube.gltf")) GTEST_SKIP() << dir << " is absent";
   compare_with_three({dir + "AnimatedMorphCube.gltf", dir + "MorphPrimitivesTest.gltf"});
 }
