@@ -1,10 +1,12 @@
 // Motion matching (issue 33, docs/motion_matching.md) on the CMU database the tests use
 // (../shared/assets/bvh/cmu_iclone: 20 takes of walks, a jog, turns, backward and sideways
 // dribbles on Character Creator's rig).
-//  - BM_MotionSearch/mode:M/frames:F: one query, M = 0 brute force, M = 1 the box tree. F = 0 is
+//  - BM_MotionSearch/mode:M/frames:F/start:S: one query, M = 0 brute force, M = 1 the box tree. F = 0 is
 //    the CMU database; F = 1000000 is it tiled with noise (each copy's floats moved by a normal
 //    draw of 0.05 normalized units) to a million frames. Queries are the ones the controller
-//    asked while it ran the test course, cycled.
+//    asked while it ran the test course, cycled. start:1 gives the search the frame the
+//    controller was playing at each query, as MotionMatcher does (same answers, a bound from the
+//    outset); start:0 searches without it.
 //  - BM_MotionSearchApproximate/leaves:L/frames:F: the box tree stopped after L leaves (32
 //    frames each); `recall` is the share of the course's queries whose answer is the exact
 //    frame, `distance_ratio` the mean of the answer's distance over the exact one's.
@@ -35,20 +37,23 @@ using namespace marrow;
 struct Cmu {
   std::shared_ptr<const MotionDatabase> database, tiled;
   std::vector<std::vector<float>> queries;
+  std::vector<std::uint32_t> playing;  // per query, the frame the controller was playing
 };
 
-// The queries of one run of the course, as the controller made them.
-std::vector<std::vector<float>> course_queries(const std::shared_ptr<const MotionDatabase>& db) {
-  std::vector<std::vector<float>> queries;
-  MotionMatcher matcher = MotionMatcher::create(db).value();
-  for (const MotionCourseStep& step : standard_motion_course(*db, 130, 250)) {
+// The queries of one run of the course, as the controller made them, and the frames it played
+// when it made them (what it gives the search as its start).
+void course_queries(Cmu& c) {
+  MotionMatcher matcher = MotionMatcher::create(c.database).value();
+  for (const MotionCourseStep& step : standard_motion_course(*c.database, 130, 250)) {
     for (int f = 0; f < static_cast<int>(step.duration * 60); ++f) {
       matcher.set_input(step.velocity, step.yaw);
-      if (matcher.update(1.0f / 60).searched)
-        queries.emplace_back(matcher.last_query().begin(), matcher.last_query().end());
+      const std::uint32_t playing = matcher.current_frame();
+      if (matcher.update(1.0f / 60).searched) {
+        c.queries.emplace_back(matcher.last_query().begin(), matcher.last_query().end());
+        c.playing.push_back(playing);
+      }
     }
   }
-  return queries;
 }
 
 std::shared_ptr<const MotionDatabase> tile(const MotionDatabase& db, std::size_t frames) {
@@ -76,7 +81,7 @@ const Cmu* cmu() {
         MotionDatabase::build(takes[0]->skeleton, clips, schema);
     if (!db) return nullptr;
     c->database = *db;
-    c->queries = course_queries(c->database);
+    course_queries(*c);
     return c;
   }();
   return data.get();
@@ -90,9 +95,11 @@ void BM_MotionSearch(benchmark::State& state) {
   static std::shared_ptr<const MotionDatabase> tiled;
   if (state.range(1) != 0 && !tiled) tiled = tile(*data->database, 1000000);
   const MotionDatabase& db = state.range(1) == 0 ? *data->database : *tiled;
+  const bool start = state.range(2) != 0;
   std::size_t next = 0, compared = 0, boxes = 0;
   for (auto _ : state) {
-    const MotionMatch m = db.search(data->queries[next], mode);
+    const MotionMatch m =
+        db.search(data->queries[next], mode, 0, start ? data->playing[next] : kNoMotionFrame);
     benchmark::DoNotOptimize(m.frame);
     compared += m.frames_compared;
     boxes += m.boxes_tested;
@@ -105,11 +112,13 @@ void BM_MotionSearch(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_MotionSearch)
-    ->ArgNames({"mode", "frames"})
-    ->Args({0, 0})
-    ->Args({1, 0})
-    ->Args({0, 1000000})
-    ->Args({1, 1000000})
+    ->ArgNames({"mode", "frames", "start"})
+    ->Args({0, 0, 0})
+    ->Args({1, 0, 0})
+    ->Args({1, 0, 1})
+    ->Args({0, 1000000, 0})
+    ->Args({1, 1000000, 0})
+    ->Args({1, 1000000, 1})
     ->Unit(benchmark::kMicrosecond);
 
 void BM_MotionSearchApproximate(benchmark::State& state) {

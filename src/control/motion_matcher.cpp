@@ -222,7 +222,8 @@ MotionMatcherUpdate MotionMatcher::update(float dt, EventCallback callback, void
   const bool at_end = !database_->frame(current_frame()).searchable;
   if (searching_ && (since_search_ >= options_.search_interval || input_changed() || at_end)) {
     build_query();
-    result.match = database_->search(query_, options_.search_mode);
+    // The frame playing now bounds the search from the start (the answer is the same).
+    result.match = database_->search(query_, options_.search_mode, 0, current_frame());
     result.searched = true;
     ++searches_;
     since_search_ = 0;

@@ -103,6 +103,12 @@ void MotionDatabase::build_search_index() {
   blocks_.clear(), block_frames_.clear();
   if (!frames.empty()) build_node(frames);
   rotated_ = {};
+  slot_of_frame_.assign(frames_.size(), ~0u);
+  for (std::size_t slot = 0; slot < block_frames_.size(); ++slot) {
+    if (block_frames_[slot] != kNoMotionFrame) {
+      slot_of_frame_[block_frames_[slot]] = static_cast<std::uint32_t>(slot);
+    }
+  }
 }
 
 // Appends the node for `frames` (and its subtree); returns its index. Leaves append their frames
@@ -152,10 +158,27 @@ std::uint32_t MotionDatabase::build_node(std::span<std::uint32_t> frames) {
   return index;
 }
 
-MotionMatch MotionDatabase::search_tree(const float* query, std::uint32_t leaf_budget) const {
+// The start frame's squared distance to the query, widened past what rounding can move (every
+// term is a square, so the kernels' sums of the same terms in another order or with fused
+// multiply-adds differ from it by a few float steps per dimension at most): no frame at or below
+// the start's distance, the start included, is pruned by it. Infinite without a searchable start.
+float MotionDatabase::start_bound(const float* query, std::uint32_t start) const {
+  if (start >= slot_of_frame_.size() || slot_of_frame_[start] == ~0u) return kInfinity;
+  const std::size_t slot = slot_of_frame_[start];
+  const float* block = blocks_.data() + (slot / 8) * dims_ * 8 + slot % 8;
+  double sum = 0;
+  for (std::size_t d = 0; d < dims_; ++d) {
+    const double diff = double{block[d * 8]} - double{query[d]};
+    sum += diff * diff;
+  }
+  return static_cast<float>(sum * (1 + 1e-4)) + 1e-30f;
+}
+
+MotionMatch MotionDatabase::search_tree(const float* query, std::uint32_t leaf_budget,
+                                        float bound) const {
   const control_detail::MatchKernels& kernels = control_detail::match_kernels();
   control_detail::NearestArgs args{query, blocks_.data(), block_frames_.data(), dims_, 0,
-                                   0,     kInfinity,      kNoMotionFrame};
+                                   0,     bound,          kNoMotionFrame};
   const auto box_bound = [&](std::uint32_t node) {
     const std::size_t at = std::size_t{node} * padded_dims_;
     return kernels.box_distance(box_lower_.data() + at, box_upper_.data() + at, query,
@@ -201,14 +224,23 @@ MotionMatch MotionDatabase::search_tree(const float* query, std::uint32_t leaf_b
 }
 
 MotionMatch MotionDatabase::search(std::span<const float> query, MotionSearchMode mode,
-                                   std::uint32_t leaf_budget) const {
+                                   std::uint32_t leaf_budget, std::uint32_t start) const {
   MotionMatch none;
   if (query.size() != dims_ || nodes_.empty()) return none;
   for (float q : query)
     if (!std::isfinite(q)) return none;
   alignas(32) float padded[kMaxMotionDims] = {};
   rotate_query(query, padded);
-  if (mode == MotionSearchMode::kBoxTree) return search_tree(padded, leaf_budget);
+  if (mode == MotionSearchMode::kBoxTree) {
+    const float bound = start_bound(padded, start);
+    MotionMatch match = search_tree(padded, leaf_budget, bound);
+    // Only a leaf budget can stop before the start's own block: the start is then the answer.
+    if (match.frame == kNoMotionFrame && bound < kInfinity) {
+      match.frame = start;
+      match.distance = bound;
+    }
+    return match;
+  }
   control_detail::NearestArgs args{
       padded,    blocks_.data(), block_frames_.data(), dims_, 0, block_frames_.size() / 8,
       kInfinity, kNoMotionFrame};

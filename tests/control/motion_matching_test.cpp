@@ -291,6 +291,36 @@ TEST(MotionSearch, TheBoxTreeFindsTheBruteForceFrameOnEveryLevel) {
       const double found = distances[i][brute.frame];
       EXPECT_LE(found, nearest * (1 + 1e-5) + 1e-9);
       EXPECT_NEAR(brute.distance, found, 1e-4 * found + 1e-6);
+      // A start frame (the answer itself, any frame, or none that exists) bounds the search from
+      // the outset and changes neither the answer nor its distance.
+      const std::uint32_t starts[] = {brute.frame, static_cast<std::uint32_t>(rng() % kFrames),
+                                      static_cast<std::uint32_t>(kFrames + 3)};
+      for (std::uint32_t start : starts) {
+        const MotionMatch started = db.search(queries[i], MotionSearchMode::kBoxTree, 0, start);
+        EXPECT_EQ(started.frame, brute.frame) << "start " << start;
+        EXPECT_EQ(started.distance, brute.distance) << "start " << start;
+        EXPECT_LE(started.frames_compared, tree.frames_compared) << "start " << start;
+      }
+    }
+  });
+}
+
+// Two frames at the same distance: the lower index wins, whichever of them the search starts at.
+TEST(MotionSearch, AStartFrameKeepsTiesToTheLowerIndex) {
+  std::mt19937 rng(3);
+  constexpr std::size_t kDims = 6, kFrames = 4000;
+  std::vector<float> rows = clustered_rows(kFrames, kDims, rng);
+  const std::uint32_t low = 1200, high = 3100;
+  std::copy_n(rows.begin() + low * kDims, kDims, rows.begin() + high * kDims);
+  const std::shared_ptr<const MotionDatabase> built =
+      MotionDatabase::from_features(kDims, rows).value();
+  const MotionDatabase& db = *built;
+  const std::span<const float> query = db.features(high);
+  test::for_each_simd_level([&](SimdLevel) {
+    for (std::uint32_t start : {high, low, kNoMotionFrame}) {
+      const MotionMatch m = db.search(query, MotionSearchMode::kBoxTree, 0, start);
+      EXPECT_EQ(m.frame, low) << "start " << start;
+      EXPECT_EQ(m.distance, 0.0f);
     }
   });
 }

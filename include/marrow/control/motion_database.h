@@ -187,9 +187,15 @@ class MotionDatabase {
   /// (32 frames each), nearest boxes first, and answers the best frame seen (MotionMatch::exact
   /// says whether that was still provably the nearest); docs/motion_matching.md measures its
   /// recall.
+  /// `start`, a searchable frame (kNoMotionFrame: none), bounds the search from the outset by its
+  /// own distance, as a controller gives the frame it is playing (its continuation is usually
+  /// near the best): the box tree then skips at once every box farther than it. The answer is the
+  /// same frame and distance as without it (the bound is the start's distance widened past
+  /// rounding, so the start itself and every tie are still compared); a start that is not a
+  /// searchable frame is ignored.
   MotionMatch search(std::span<const float> query,
                      MotionSearchMode mode = MotionSearchMode::kBoxTree,
-                     std::uint32_t leaf_budget = 0) const;
+                     std::uint32_t leaf_budget = 0, std::uint32_t start = kNoMotionFrame) const;
 
   /// The contents to save (the clips are clip_set()'s). Errors: a database made by
   /// from_features(), which has no skeleton or clips.
@@ -225,7 +231,8 @@ class MotionDatabase {
   void normalize_groups(std::span<const std::uint32_t> group_of_dim);
   void build_search_index();
   std::uint32_t build_node(std::span<std::uint32_t> frames);
-  MotionMatch search_tree(const float* padded_query, std::uint32_t leaf_budget) const;
+  MotionMatch search_tree(const float* padded_query, std::uint32_t leaf_budget, float bound) const;
+  float start_bound(const float* padded_query, std::uint32_t start) const;
   void rotate_query(std::span<const float> query, float* out) const;
 
   MotionSchema schema_;
@@ -247,6 +254,7 @@ class MotionDatabase {
   // float (dims() x 8), padded with infinite frames; each tree node's box (lower, upper).
   std::vector<float> blocks_;
   std::vector<std::uint32_t> block_frames_;
+  std::vector<std::uint32_t> slot_of_frame_;  ///< a frame's place in block_frames_, or ~0u
   std::vector<Node> nodes_;
   std::vector<float> box_lower_, box_upper_;
 };
