@@ -1,12 +1,14 @@
 // The database's search: a tree of bounding boxes over the searchable frames (split at the median
-// of the widest float, leaves of 32 frames), searched depth first, nearer box first,
+// of the float of largest variance, leaves of 64 frames), searched depth first, nearer box first,
 // pruning every box whose bound cannot beat the best frame so far. The leaves' frames are stored
 // in blocks of 8 for the SIMD distance kernel (match_kernels.h), which brute force runs over
 // every block.
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "control/match_dispatch.h"
 #include "marrow/control/motion_database.h"
@@ -15,6 +17,24 @@ namespace marrow {
 namespace {
 
 constexpr float kInfinity = std::numeric_limits<float>::infinity();
+
+// The float a node's frames are split on: the one of largest variance among them. (Splitting on
+// the box's widest side let a few outlying frames choose; variance follows where most frames lie,
+// and the tree's boxes test fewer of them per query: docs/motion_matching.md, "Speed".)
+std::size_t split_axis(const float* rows, std::size_t dims, std::span<const std::uint32_t> frames) {
+  std::vector<double> sum(dims, 0), squares(dims, 0);
+  for (std::uint32_t f : frames) {
+    const float* x = rows + std::size_t{f} * dims;
+    for (std::size_t d = 0; d < dims; ++d) sum[d] += x[d], squares[d] += double{x[d]} * x[d];
+  }
+  std::size_t axis = 0;
+  double widest = -1;
+  for (std::size_t d = 0; d < dims; ++d) {
+    const double spread = squares[d] - sum[d] * sum[d] / static_cast<double>(frames.size());
+    if (spread > widest) widest = spread, axis = d;
+  }
+  return axis;
+}
 
 // A box is skipped only when its bound exceeds the best distance by more than the rounding of two
 // sums of a few dozen floats can explain, so pruning never changes the answer.
@@ -141,15 +161,13 @@ std::uint32_t MotionDatabase::build_node(std::span<std::uint32_t> frames) {
     }
     return index;
   }
-  std::size_t widest = 0;
-  for (std::size_t d = 1; d < dims_; ++d)
-    if (upper[d] - lower[d] > upper[widest] - lower[widest]) widest = d;
+  const std::size_t axis = split_axis(rotated_.data(), dims_, frames);
   // Near the median, on a whole number of leaves, so that every leaf but the last is full.
   const std::size_t half = (frames.size() / kLeafFrames + 1) / 2 * kLeafFrames;
   std::nth_element(frames.begin(), frames.begin() + static_cast<std::ptrdiff_t>(half), frames.end(),
                    [&](std::uint32_t a, std::uint32_t b) {
-                     const float fa = rotated_[std::size_t{a} * dims_ + widest];
-                     const float fb = rotated_[std::size_t{b} * dims_ + widest];
+                     const float fa = rotated_[std::size_t{a} * dims_ + axis];
+                     const float fb = rotated_[std::size_t{b} * dims_ + axis];
                      return fa < fb || (fa == fb && a < b);
                    });
   const std::uint32_t left = build_node(frames.first(half));

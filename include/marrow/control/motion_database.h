@@ -184,7 +184,7 @@ class MotionDatabase {
   /// distance; ties go to the lower frame index, so both modes return the same frame. Allocates
   /// nothing; a query of the wrong size or with a non-finite float gives kNoMotionFrame.
   /// `leaf_budget` > 0 makes the box tree approximate: it stops after comparing that many leaves
-  /// (32 frames each), nearest boxes first, and answers the best frame seen (MotionMatch::exact
+  /// (64 frames each), nearest boxes first, and answers the best frame seen (MotionMatch::exact
   /// says whether that was still provably the nearest); docs/motion_matching.md measures its
   /// recall.
   /// `start`, a searchable frame (kNoMotionFrame: none), bounds the search from the outset by its
@@ -226,7 +226,7 @@ class MotionDatabase {
     std::uint32_t first_block = 0, block_count = 0;
     std::uint32_t left = 0, right = 0;  ///< children; 0 for a leaf (the root is node 0)
   };
-  static constexpr std::uint32_t kLeafFrames = 32;
+  static constexpr std::uint32_t kLeafFrames = 64;
 
   void normalize_groups(std::span<const std::uint32_t> group_of_dim);
   void build_search_index();
