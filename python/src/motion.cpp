@@ -66,7 +66,8 @@ py::dict frame_dict(const MotionDatabase& db, std::uint32_t index) {
 
 py::dict search(const PyMotionDatabase& d,
                 const py::array_t<float, py::array::c_style | py::array::forcecast>& query,
-                const std::string& mode, std::uint32_t leaf_budget) {
+                const std::string& mode, std::uint32_t leaf_budget,
+                std::optional<std::uint32_t> start) {
   MotionSearchMode m = MotionSearchMode::kBoxTree;
   if (mode == "brute") {
     m = MotionSearchMode::kBruteForce;
@@ -75,7 +76,8 @@ py::dict search(const PyMotionDatabase& d,
   }
   if (query.ndim() != 1 || static_cast<std::size_t>(query.shape(0)) != d.db->dims())
     throw py::value_error("query: expected (" + std::to_string(d.db->dims()) + ",) floats");
-  const MotionMatch match = d.db->search({query.data(), d.db->dims()}, m, leaf_budget);
+  const MotionMatch match =
+      d.db->search({query.data(), d.db->dims()}, m, leaf_budget, start.value_or(kNoMotionFrame));
   if (match.frame == kNoMotionFrame) throw py::value_error("query: holds a NaN or an infinity");
   py::dict out = frame_dict(*d.db, match.frame);
   out["frame"] = match.frame;
@@ -198,9 +200,10 @@ void bind_motion(py::module_& m) {
           py::arg("path"),
           "A database saved with save(): the same frames and features, the same search answers")
       .def("search", &search, py::arg("query"), py::kw_only(), py::arg("mode") = "tree",
-           py::arg("leaf_budget") = 0,
+           py::arg("leaf_budget") = 0, py::arg("start") = py::none(),
            "The nearest searchable frame to `query` (dims normalized floats): a dict with its "
-           "frame, clip, time, distance and whether it is exact; mode 'tree' or 'brute'");
+           "frame, clip, time, distance and whether it is exact; mode 'tree' or 'brute'; start: "
+           "a frame whose distance bounds the tree from the outset (the one playing), same answer");
   m.def("run_motion_course", &run_course, py::arg("database"), py::arg("course") = py::none(),
         py::kw_only(), py::arg("walk_speed") = py::none(), py::arg("jog_speed") = py::none(),
         py::arg("search_interval") = 0.1f, py::arg("foot_locking") = false,

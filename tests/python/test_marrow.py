@@ -357,6 +357,12 @@ def test_motion_database_search_and_its_errors():
     for mode in ("tree", "brute"):
         found = database.search(database.features(frame), mode=mode)
         assert found["frame"] == frame and found["distance"] == 0 and found["exact"]
+    # A start frame (the one playing, as the controller gives it) leaves the answer as it is.
+    query = np.asarray(database.features(frame)) + 0.3
+    plain = database.search(query)
+    for start in (frame, plain["frame"], 5, database.frame_count + 7):
+        started = database.search(query, start=start)
+        assert (started["frame"], started["distance"]) == (plain["frame"], plain["distance"])
     with pytest.raises(ValueError, match="mode"):
         database.search(database.features(frame), mode="kd")
     with pytest.raises(ValueError, match="27"):
