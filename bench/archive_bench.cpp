@@ -9,11 +9,12 @@
 #include "marrow/io/archive.h"
 #include "marrow/io/asset.h"
 #include "marrow/io/gltf.h"
+#include "shared_asset.h"
 
 namespace {
 
 std::string soldier_path() {
-  return std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+  return marrow::test::shared_asset_path("gltf/Soldier.glb");
 }
 
 std::vector<std::uint8_t> file_bytes(const std::string& path) {

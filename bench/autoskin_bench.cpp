@@ -10,6 +10,7 @@
 #include "../tests/skin/autoskin/test_meshes.h"
 #include "marrow/io/asset.h"
 #include "marrow/skin/autoskin.h"
+#include "shared_asset.h"
 
 namespace {
 
@@ -92,7 +93,7 @@ void run_asset(benchmark::State& state, const char* file, Method method) {
   static std::map<std::string, std::unique_ptr<marrow::Asset>> cache;
   auto& slot = cache[file];
   if (!slot) {
-    auto loaded = marrow::load_asset(std::string(MARROW_SHARED_DIR) + "/assets/" + file);
+    auto loaded = marrow::load_asset(marrow::test::shared_asset_path(file));
     if (!loaded) {
       state.SkipWithError((std::string(file) + " is absent from ../shared/assets").c_str());
       return;

@@ -1,9 +1,9 @@
 // Motion matching (issue 33, docs/motion_matching.md) on the CMU database the tests use
 // (../shared/assets/bvh/cmu_iclone: 20 takes of walks, a jog, turns, backward and sideways
 // dribbles on Character Creator's rig).
-//  - BM_MotionSearch/mode:M/frames:F/start:S: one query, M = 0 brute force, M = 1 the box tree. F = 0 is
-//    the CMU database; F = 1000000 is it tiled with noise (each copy's floats moved by a normal
-//    draw of 0.05 normalized units) to a million frames. Queries are the ones the controller
+//  - BM_MotionSearch/mode:M/frames:F/start:S: one query, M = 0 brute force, M = 1 the box tree.
+//    F = 0 is the CMU database; F = 1000000 is it tiled with noise (each copy's floats moved by a
+//    normal draw of 0.05 normalized units) to a million frames. Queries are the ones the controller
 //    asked while it ran the test course, cycled. start:1 gives the search the frame the
 //    controller was playing at each query, as MotionMatcher does (same answers, a bound from the
 //    outset); start:0 searches without it.

@@ -14,6 +14,7 @@
 #include "marrow/math/simd.h"
 #include "marrow/pose/local_to_model.h"
 #include "marrow/skin/skinning.h"
+#include "shared_asset.h"
 #include "thread_pool.h"
 
 namespace {
@@ -214,7 +215,7 @@ BENCHMARK_CAPTURE(BM_Skin, Dqs, kDqs)->Apply(Sizes);
 // skinned in its rest pose, all meshes per iteration, one thread.
 void BM_SkinXbot(benchmark::State& state, SkinningMethod method) {
   static const std::unique_ptr<Asset> asset = [] {
-    auto loaded = load_asset(std::string(MARROW_SHARED_DIR) + "/assets/gltf/Xbot.glb");
+    auto loaded = load_asset(marrow::test::shared_asset_path("gltf/Xbot.glb"));
     return loaded ? std::make_unique<Asset>(std::move(loaded).value()) : nullptr;
   }();
   if (!asset) {

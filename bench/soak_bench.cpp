@@ -39,6 +39,7 @@
 #include "marrow/pose/blend.h"
 #include "marrow/pose/local_to_model.h"
 #include "marrow/skin/skinning.h"
+#include "shared_asset.h"
 
 namespace {
 
@@ -49,7 +50,7 @@ struct Options {
   double seconds = 60;
   std::size_t characters = 10000;
   unsigned threads = 2;
-  std::string file = std::string(MARROW_SHARED_DIR) + "/assets/gltf/Soldier.glb";
+  std::string file = marrow::test::shared_asset_path("gltf/Soldier.glb");
 };
 
 // Resident set size from /proc/self/statm (its second number, in pages), in MiB. Read with
