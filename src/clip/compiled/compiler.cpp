@@ -380,11 +380,38 @@ constexpr std::size_t kSegmentFrames = 64;
 
 // A lane's exact channel at one rate in one segment: the frame times, the frames there, and the
 // values at kInterior points of every frame interval.
+// Whether frames stay within a tolerance of the exact channel (uniform_error), remembering what
+// was learnt: the error itself once measured whole, or the largest tolerance it was found over.
+// Frames at a given rate, through a given format, do not depend on the share of the bound, so
+// every attempt of the share search asks about the same ones with another tolerance.
+struct KnownError {
+  float error = -1;  // measured whole; negative: not yet
+  float over = -1;   // the error is above this
+
+  // measure_up_to(limit): the error, or any value above `limit` once it is clearly above it.
+  template <class Measure>
+  bool within(float tolerance, const Measure& measure_up_to) {
+    if (error >= 0) return error <= tolerance;
+    if (tolerance <= over) return false;
+    const float e = measure_up_to(tolerance);
+    if (e <= tolerance) {
+      error = e;
+      return true;
+    }
+    over = tolerance;
+    return false;
+  }
+};
+
 struct RateSamples {
   bool filled = false;
   FrameTimes times;
   std::vector<float> frames;
   std::vector<float> interior;
+  // What is known of these frames' error as they are, through 8 and 16 bits, and packed at each
+  // bit count.
+  KnownError as_is, u8, u16;
+  std::array<KnownError, Data::kMaxLaneBits + 1> packed;
 };
 
 // The exact channel of a lane with a track at every point compile() checks it: every share of
@@ -414,9 +441,9 @@ void fill_exact_lane(const Clip& clip, const Lane& lane, ExactLane& exact) {
 }
 
 // The samples of rate r in segment s (base frames [b0, b1]), evaluated on first use.
-const RateSamples& rate_samples(const Clip& clip, const Lane& lane, ExactLane& exact,
-                                const FrameTimes& base, std::size_t s, std::size_t b0,
-                                std::size_t b1, int r) {
+RateSamples& rate_samples(const Clip& clip, const Lane& lane, ExactLane& exact,
+                          const FrameTimes& base, std::size_t s, std::size_t b0, std::size_t b1,
+                          int r) {
   if (exact.segments.size() <= s) exact.segments.resize(s + 1);
   RateSamples& rs = exact.segments[s][static_cast<std::size_t>(r)];
   if (rs.filled) return rs;
@@ -453,14 +480,13 @@ float proxy_of_distance(Data::Channel c, float distance) {
 
 // The largest error, over the lane's analysis times inside the frames' span and three points
 // inside every frame interval, of `frames` (at rs's times, as the runtime interpolates them)
-// against the exact channel. Every caller asks whether it is within the lane's tolerance, so once
-// an error is clearly above that (past float rounding of the proxy's conversion), the rest is not
-// looked at and a value above the tolerance is returned.
+// against the exact channel; or, once an error is clearly above `limit` (past float rounding of
+// the proxy's conversion), a value above `limit` without looking further.
 float uniform_error(const Lane& lane, const ExactLane& exact, const RateSamples& rs,
-                    std::span<const float> frames) {
+                    std::span<const float> frames, float limit) {
   const int c = components(lane.channel);
   const FrameTimes& times = rs.times;
-  const float give_up = proxy_of_distance(lane.channel, lane.tolerance) * 1.001f + 1e-30f;
+  const float give_up = proxy_of_distance(lane.channel, limit) * 1.001f + 1e-30f;
   float worst = 0;
   const auto check = [&](float t, const float* want) {
     float alpha;
@@ -474,12 +500,12 @@ float uniform_error(const Lane& lane, const ExactLane& exact, const RateSamples&
   for (std::size_t i = static_cast<std::size_t>(
            std::lower_bound(at.begin(), at.end(), times.front()) - at.begin());
        i < at.size() && at[i] <= times.back(); ++i) {
-    if (!check(at[i], exact.analysis_values.data() + i * c)) return 2 * lane.tolerance + 1;
+    if (!check(at[i], exact.analysis_values.data() + i * c)) return 2 * limit + 1;
   }
   const float* want = rs.interior.data();
   for (std::size_t f = 0; f + 1 < times.size(); ++f) {
     for (float u : kInterior) {
-      if (!check(times[f] + (times[f + 1] - times[f]) * u, want)) return 2 * lane.tolerance + 1;
+      if (!check(times[f] + (times[f + 1] - times[f]) * u, want)) return 2 * limit + 1;
       want += c;
     }
   }
@@ -585,13 +611,14 @@ std::vector<float> through_packed(std::span<const float> source, int comps, bool
 // search starts from the bits whose rounding alone would fit (half a step on each of 3
 // components; a rotation's angle twice its quaternion's change) and steps from there: the
 // frames' own error takes a share too, so it usually ends one or two steps up.
-int packed_lane_bits(const Lane& lane, const ExactLane& exact, const RateSamples& rs,
+int packed_lane_bits(const Lane& lane, const ExactLane& exact, RateSamples& rs,
                      std::span<const float> source) {
   const int comps = components(lane.channel);
   const bool rotation = lane.channel == Data::Channel::kRotation;
   const auto fits = [&](int bits) {
-    return uniform_error(lane, exact, rs, through_packed(source, comps, rotation, bits)) <=
-           lane.tolerance;
+    return rs.packed[static_cast<std::size_t>(bits)].within(lane.tolerance, [&](float limit) {
+      return uniform_error(lane, exact, rs, through_packed(source, comps, rotation, bits), limit);
+    });
   };
   float widest = 0;
   for (int k = 0; k < (rotation ? 3 : comps); ++k) {
@@ -719,9 +746,11 @@ Attempt plan(const Clip& clip, const Skeleton& skeleton, const Geometry& geo, fl
       const std::size_t s = static_cast<std::size_t>(&seg - a.segments.data());
       int rate = -1;
       for (int r = 0; r < kRateCount && rate < 0; ++r) {
-        const RateSamples& rs =
-            rate_samples(clip, lane, exact[l], base_times, s, seg.b0, seg.b1, r);
-        if (uniform_error(lane, exact[l], rs, rs.frames) <= lane.tolerance) rate = r;
+        RateSamples& rs = rate_samples(clip, lane, exact[l], base_times, s, seg.b0, seg.b1, r);
+        const bool fits = rs.as_is.within(lane.tolerance, [&](float limit) {
+          return uniform_error(lane, exact[l], rs, rs.frames, limit);
+        });
+        if (fits) rate = r;
       }
       fit[l].push_back(rate);
       if (rate < 0) lane.kind = LaneKind::kKeyed;
@@ -773,7 +802,7 @@ struct LayoutInputs {
   bool pack_lanes = true;
 
   // Lane l's exact samples at rate r in segment seg.
-  const RateSamples& samples(std::size_t l, const SegmentPlan& seg, int r) const {
+  RateSamples& samples(std::size_t l, const SegmentPlan& seg, int r) const {
     const std::size_t s = static_cast<std::size_t>(&seg - a.segments.data());
     return rate_samples(clip, a.lanes[l], exact[l], base_times, s, seg.b0, seg.b1, r);
   }
@@ -901,8 +930,11 @@ PendingGroup pending_group(const LayoutInputs& in, const SegmentPlan& seg, std::
       const std::vector<float> back = through_format(p.lane_frames[i], p.comps, f, p.ranges[i]);
       if (in.uniform(l) && f != Data::Format::kF32) {
         const auto lane = static_cast<std::size_t>(l);
-        ok = uniform_error(in.a.lanes[lane], in.exact[lane], in.samples(lane, seg, p.rate), back) <=
-             in.a.lanes[lane].tolerance;
+        RateSamples& rs = in.samples(lane, seg, p.rate);
+        KnownError& known = f == Data::Format::kU8 ? rs.u8 : rs.u16;
+        ok = known.within(in.a.lanes[lane].tolerance, [&](float limit) {
+          return uniform_error(in.a.lanes[lane], in.exact[lane], rs, back, limit);
+        });
       }
     }
     if (ok) {
