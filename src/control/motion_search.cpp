@@ -299,8 +299,9 @@ Result<std::shared_ptr<const MotionDatabase>> MotionDatabase::from_features(
 std::size_t MotionDatabase::size_bytes() const {
   const std::size_t floats = features_.size() + blocks_.size() + box_lower_.size() +
                              box_upper_.size() + mean_.size() + scale_.size();
-  return sizeof(*this) + floats * sizeof(float) + block_frames_.size() * 4 +
-         nodes_.size() * sizeof(Node) + frames_.size() * sizeof(MotionFrame);
+  return sizeof(*this) + floats * sizeof(float) +
+         (block_frames_.size() + slot_of_frame_.size()) * 4 + nodes_.size() * sizeof(Node) +
+         frames_.size() * sizeof(MotionFrame);
 }
 
 }  // namespace marrow

@@ -209,7 +209,8 @@ class MotionDatabase {
                                                                std::span<const Clip> clips,
                                                                MotionDatabaseContents contents);
 
-  /// Bytes held: features twice (by frame, and in the search's blocks), boxes, frames, clips.
+  /// Bytes held: features twice (by frame, and in the search's blocks), boxes, frames and their
+  /// places in the blocks, clips.
   std::size_t size_bytes() const;
 
   /// Builds a database from feature rows directly (benchmarks and tests of the search): no clips,
