@@ -93,6 +93,19 @@ inline Animator make_animator(std::shared_ptr<const ClipSet> set, AnimatorOption
   return std::move(a).value();
 }
 
+// The local pose of clip 0 of `set` played alone from `time` (empty if playing or evaluating
+// failed, which the caller's size check then reports).
+inline std::vector<Transform> first_clip_pose_at(std::shared_ptr<const ClipSet> set, float time) {
+  Animator animator = make_animator(set);
+  AnimatorWorkspace workspace(*set);
+  std::vector<Transform> pose(set->skeleton().size());
+  if (!animator.play(0, {.start_offset = time}).ok() ||
+      !animator.evaluate(workspace, std::span<Transform>(pose))) {
+    return {};
+  }
+  return pose;
+}
+
 // The clock joint's x in the evaluated pose: the sampled time, for one player at full weight.
 inline float clock_reading(Animator& animator, AnimatorWorkspace& workspace) {
   std::vector<Transform> pose(animator.clip_set().skeleton().size());
